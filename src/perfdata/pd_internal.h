@@ -1,0 +1,38 @@
+/* collectd-winperf: internals shared by the parser's files (not installed).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#ifndef PD_INTERNAL_H
+#define PD_INTERNAL_H
+
+#include "perfdata.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- bounds-checked wire reads (cursor.h holds the inline readers) ---- */
+#include "cursor.h"
+
+/* ---- text conversion (utf.c) ---- */
+
+/* Append the UTF-8 form of `units` UTF-16 code units at src (byte order as
+ * given) to out[0..cap). Unpaired surrogates become U+FFFD; conversion stops
+ * at the first NUL unit. Returns the number of bytes the full conversion
+ * needs (excluding the terminating NUL, which is written when it fits), like
+ * snprintf. Worst case 3 bytes per unit. */
+size_t pd_utf16_to_utf8(const uint8_t *src, size_t units, bool big_endian,
+                        char *out, size_t cap);
+
+/* The same for `len` bytes in Windows code page `code_page` (1252, 28591,
+ * 20127, 65001 and anything ASCII-compatible; bytes >= 0x80 in an unknown
+ * code page become U+FFFD). Stops at the first NUL byte. Worst case 3 bytes
+ * per input byte. */
+size_t pd_codepage_to_utf8(const uint8_t *src, size_t len, uint32_t code_page,
+                           char *out, size_t cap);
+
+/* Fold one UTF-8 sequence for case-insensitive comparison: returns the code
+ * point of the lower-case form and advances *s. Invalid bytes fold to
+ * themselves (one byte each). */
+uint32_t pd_utf8_next_folded(const char **s);
+
+#endif
