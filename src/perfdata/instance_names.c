@@ -1,3 +1,225 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT */
-/* (being written) */
-#include "pd_internal.h"
+/* collectd-winperf: instance names as PDH shows them (spec 1.4).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Names are converted to UTF-8 only for objects someone asks about, once
+ * per decode, into the snapshot's arena. Full names ("parent/name#n") get a
+ * case-insensitive hash index so instances pair across samples in O(1).
+ */
+#include "snapshot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHAIN_END UINT32_MAX
+
+uint32_t pd_hash_folded(const char *s) {
+  uint32_t h = 2166136261u; /* FNV-1a over folded code points */
+  while (*s != '\0') {
+    uint32_t cp;
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x80) {
+      cp = (c >= 'A' && c <= 'Z') ? (uint32_t)(c + 32) : c;
+      s++;
+    } else {
+      cp = pd_utf8_next_folded(&s);
+    }
+    h = (h ^ (cp & 0xFFu)) * 16777619u;
+    if (cp > 0xFF)
+      h = (h ^ (cp >> 8)) * 16777619u;
+  }
+  return h;
+}
+
+static bool grow_u32(uint32_t **a, size_t n) {
+  void *p = realloc(*a, n * sizeof(uint32_t));
+  if (p == NULL)
+    return false;
+  *a = p;
+  return true;
+}
+
+static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
+  if (obj < snap->objects || obj >= snap->objects + snap->object_count)
+    return NULL;
+  uint32_t k = (uint32_t)(obj - snap->objects);
+  if (k >= snap->names_cap) {
+    uint32_t cap = snap->object_cap;
+    pd_object_names *p = realloc(snap->names, cap * sizeof *p);
+    if (p == NULL)
+      return NULL;
+    memset(p + snap->names_cap, 0, (cap - snap->names_cap) * sizeof *p);
+    snap->names = p;
+    snap->names_cap = cap;
+  }
+  pd_object_names *n = &snap->names[k];
+  uint32_t count = obj->instance_count;
+  if (count > n->cap) {
+    void *a = realloc(n->name, count * sizeof(char *));
+    if (a == NULL)
+      return NULL;
+    n->name = a;
+    void *b = realloc(n->full, count * sizeof(char *));
+    if (b == NULL)
+      return NULL;
+    n->full = b;
+    if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
+        !grow_u32(&n->dup, count))
+      return NULL;
+    n->cap = count;
+  }
+  /* Buckets: a power of two at least twice the instances. */
+  uint32_t want = 16;
+  while (want < 2 * (uint64_t)count && want < (1u << 30))
+    want *= 2;
+  if (want > n->bucket_cap) {
+    if (!grow_u32(&n->bucket, want))
+      return NULL;
+    n->bucket_cap = want;
+  }
+  return n;
+}
+
+static const char *convert_name(pd_snapshot *snap, const pd_object *obj,
+                                const pd_instance *in) {
+  if (in->name_bytes == 0) {
+    if (in->unique_id == -1)
+      return "";
+    char num[16];
+    int len = snprintf(num, sizeof num, "%d", in->unique_id);
+    return pd_text_dup(&snap->text, num, (size_t)len);
+  }
+  const uint8_t *src = snap->bytes.data + in->name_offset;
+  size_t worst = (size_t)in->name_bytes * 3 + 1;
+  char *out = pd_text_alloc(&snap->text, worst);
+  if (out == NULL)
+    return NULL;
+  size_t used;
+  if (obj->code_page == 0)
+    used = pd_utf16_to_utf8(src, in->name_bytes / 2, snap->bytes.big_endian,
+                            out, worst);
+  else
+    used = pd_codepage_to_utf8(src, in->name_bytes, obj->code_page, out, worst);
+  pd_text_trim(&snap->text, out, used + 1);
+  return out;
+}
+
+static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_object_names *n = slot_for(snap, obj);
+  if (n == NULL)
+    return NULL;
+  if (n->own_generation == snap->generation)
+    return n;
+  for (uint32_t i = 0; i < obj->instance_count; i++) {
+    n->name[i] = convert_name(snap, obj, &obj->instances[i]);
+    if (n->name[i] == NULL)
+      return NULL;
+  }
+  n->own_generation = snap->generation;
+  return n;
+}
+
+/* parent "/" name: the parent is instance ParentObjectInstance of the
+ * object whose index is ParentObjectTitleIndex (spec 1.4). A reference to a
+ * missing parent leaves the plain name. */
+static const char *base_name(pd_snapshot *snap, const pd_instance *in,
+                             const char *own) {
+  if (in->parent_object == 0)
+    return own;
+  const pd_object *parent = pd_snapshot_find_object(snap, in->parent_object);
+  if (parent == NULL || in->parent_instance >= parent->instance_count)
+    return own;
+  pd_object_names *pn = own_names(snap, parent);
+  if (pn == NULL)
+    return NULL;
+  const char *pname = pn->name[in->parent_instance];
+  size_t a = strlen(pname), b = strlen(own);
+  char *s = pd_text_alloc(&snap->text, a + 1 + b + 1);
+  if (s == NULL)
+    return NULL;
+  memcpy(s, pname, a);
+  s[a] = '/';
+  memcpy(s + a + 1, own, b + 1);
+  return s;
+}
+
+static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_object_names *n = own_names(snap, obj);
+  if (n == NULL)
+    return NULL;
+  if (n->full_generation == snap->generation)
+    return n;
+  uint32_t mask = n->bucket_cap - 1, count = obj->instance_count;
+
+  /* Pass 1: base names, and PDH's "#n" for case-insensitive duplicates in
+   * blob order (first keeps the plain name). Only a group's first instance
+   * enters the table; dup[] counts its followers. */
+  memset(n->bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
+  for (uint32_t i = 0; i < count; i++) {
+    const char *base = base_name(snap, &obj->instances[i], n->name[i]);
+    if (base == NULL)
+      return NULL;
+    uint32_t h = pd_hash_folded(base), j = n->bucket[h & mask];
+    while (j != CHAIN_END &&
+           (n->hash[j] != h || pd_name_casecmp(n->full[j], base) != 0))
+      j = n->next[j];
+    n->hash[i] = h;
+    n->dup[i] = 0;
+    if (j == CHAIN_END) {
+      n->full[i] = base;
+      n->next[i] = n->bucket[h & mask];
+      n->bucket[h & mask] = i;
+      continue;
+    }
+    uint32_t dup = ++n->dup[j];
+    size_t len = strlen(base);
+    char *s = pd_text_alloc(&snap->text, len + 12);
+    if (s == NULL)
+      return NULL;
+    int w = snprintf(s, len + 12, "%s#%u", base, dup);
+    pd_text_trim(&snap->text, s, (size_t)w + 1);
+    n->full[i] = s;
+    n->hash[i] = pd_hash_folded(s); /* duplicates never enter pass 1's chains */
+  }
+
+  /* Pass 2: index every full name for pd_find_instance. */
+  memset(n->bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
+  for (uint32_t i = count; i-- > 0;) {
+    uint32_t h = n->hash[i];
+    n->next[i] = n->bucket[h & mask];
+    n->bucket[h & mask] = i;
+  }
+  n->full_generation = snap->generation;
+  return n;
+}
+
+const char *pd_instance_name(pd_snapshot *snap, const pd_object *obj,
+                             uint32_t inst) {
+  if (inst >= obj->instance_count)
+    return NULL;
+  pd_object_names *n = own_names(snap, obj);
+  return n ? n->name[inst] : NULL;
+}
+
+const char *pd_instance_full_name(pd_snapshot *snap, const pd_object *obj,
+                                  uint32_t inst) {
+  if (inst >= obj->instance_count)
+    return NULL;
+  pd_object_names *n = full_names(snap, obj);
+  return n ? n->full[inst] : NULL;
+}
+
+int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
+                         const char *full_name) {
+  pd_object_names *n = full_names(snap, obj);
+  if (n == NULL || obj->instance_count == 0)
+    return -1;
+  uint32_t h = pd_hash_folded(full_name);
+  /* Chains were built from the last instance backwards, so the first match
+   * in blob order comes first. */
+  for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;
+       j = n->next[j])
+    if (n->hash[j] == h && pd_name_casecmp(n->full[j], full_name) == 0)
+      return j;
+  return -1;
+}

@@ -47,8 +47,8 @@ typedef enum pd_status {
 
 typedef struct pd_error {
   pd_status status;
-  size_t offset;      /* byte offset in the input (column for paths) */
-  char message[224];  /* "offset 0x1a8: instance name runs past ..." */
+  size_t offset;     /* byte offset in the input (column for paths) */
+  char message[224]; /* "offset 0x1a8: instance name runs past ..." */
 } pd_error;
 
 /* Short stable identifier, e.g. "truncated", "bad-signature". */
@@ -117,7 +117,8 @@ bool pd_type_is_base(uint32_t type);
 bool pd_type_is_displayable(uint32_t type);
 /* Spec 3: DELTA_COUNTER or DELTA_BASE bit, or AVERAGE_TIMER/AVERAGE_BULK. */
 bool pd_type_needs_two_samples(uint32_t type);
-/* Needs the next definition as its base (fractions, averages, multi, precision). */
+/* Needs the next definition as its base (fractions, averages, multi,
+ * precision). */
 bool pd_type_needs_base(uint32_t type);
 /* Rate-like: the raw value only grows (COUNTER types, timers); used by the
  * plugin's raw mode to dispatch DERIVE. */
@@ -128,7 +129,8 @@ bool pd_type_is_monotonic(uint32_t type);
 /* Why a counter has no value (or PD_VALUE_OK). Spec 3.1. */
 typedef enum pd_value_status {
   PD_VALUE_OK = 0,
-  PD_VALUE_FIRST_SAMPLE,   /* two-sample type, no older sample (or instance new) */
+  PD_VALUE_FIRST_SAMPLE,   /* two-sample type, no older sample (or instance new)
+                            */
   PD_VALUE_NEGATIVE,       /* counter or base went backwards (reset, wrap) */
   PD_VALUE_NO_TIME_DELTA,  /* the clock did not advance (or went back) */
   PD_VALUE_ZERO_FREQUENCY, /* the time base's frequency is 0 */
@@ -151,19 +153,20 @@ typedef enum pd_multi_timer_formula {
 
 typedef struct pd_calc_options {
   pd_multi_timer_formula multi_timer;
-  bool cap100; /* clamp percentages at 100 (PDH without NOCAP100); default off */
+  bool
+      cap100; /* clamp percentages at 100 (PDH without NOCAP100); default off */
 } pd_calc_options;
 
 /* One counter's raw reading plus every clock that might be its time base. */
 typedef struct pd_sample {
-  uint64_t value;           /* N: CounterSize bytes, zero-extended */
-  uint64_t base;            /* B: base counter, multi count, or PRECISION timestamp */
+  uint64_t value; /* N: CounterSize bytes, zero-extended */
+  uint64_t base;  /* B: base counter, multi count, or PRECISION timestamp */
   bool has_base;
-  int64_t perf_time;        /* block PerfTime (TICK time base) */
-  int64_t perf_freq;        /* block PerfFreq */
-  int64_t perf_time_100ns;  /* block PerfTime100nSec (100NS time base) */
-  int64_t object_time;      /* object PerfTime (OBJECT_TIMER time base) */
-  int64_t object_freq;      /* object PerfFreq */
+  int64_t perf_time;       /* block PerfTime (TICK time base) */
+  int64_t perf_freq;       /* block PerfFreq */
+  int64_t perf_time_100ns; /* block PerfTime100nSec (100NS time base) */
+  int64_t object_time;     /* object PerfTime (OBJECT_TIMER time base) */
+  int64_t object_freq;     /* object PerfFreq */
 } pd_sample;
 
 /* Compute the formatted value of a counter of `type` (spec 3, 3.1).
@@ -176,36 +179,36 @@ pd_value_status pd_compute(uint32_t type, const pd_sample *older,
 /* ------------------------------------------------------------ the snapshot */
 
 typedef struct pd_counter_def {
-  size_t wire_offset;    /* where the definition sits in the blob */
-  uint32_t name_index;   /* CounterNameTitleIndex */
+  size_t wire_offset;  /* where the definition sits in the blob */
+  uint32_t name_index; /* CounterNameTitleIndex */
   uint32_t help_index;
   int32_t default_scale;
   uint32_t detail_level;
-  uint32_t type;         /* CounterType */
-  uint32_t size;         /* CounterSize */
-  uint32_t offset;       /* CounterOffset, from the counter block */
+  uint32_t type;   /* CounterType */
+  uint32_t size;   /* CounterSize */
+  uint32_t offset; /* CounterOffset, from the counter block */
 } pd_counter_def;
 
 typedef struct pd_instance {
-  size_t wire_offset;        /* PERF_INSTANCE_DEFINITION (0 for single-instance) */
-  uint32_t parent_object;    /* ParentObjectTitleIndex, 0 = none */
-  uint32_t parent_instance;  /* ParentObjectInstance */
-  int32_t unique_id;         /* -1 = none */
-  size_t name_offset;        /* raw name bytes in the blob (absolute) */
-  uint32_t name_bytes;       /* NameLength without the NUL; 0 = unnamed */
-  size_t block_offset;       /* PERF_COUNTER_BLOCK, absolute */
-  uint32_t block_length;     /* its ByteLength */
+  size_t wire_offset;     /* PERF_INSTANCE_DEFINITION (0 for single-instance) */
+  uint32_t parent_object; /* ParentObjectTitleIndex, 0 = none */
+  uint32_t parent_instance; /* ParentObjectInstance */
+  int32_t unique_id;        /* -1 = none */
+  size_t name_offset;       /* raw name bytes in the blob (absolute) */
+  uint32_t name_bytes;      /* NameLength without the NUL; 0 = unnamed */
+  size_t block_offset;      /* PERF_COUNTER_BLOCK, absolute */
+  uint32_t block_length;    /* its ByteLength */
 } pd_instance;
 
 typedef struct pd_object {
   size_t wire_offset;
-  uint32_t name_index;     /* ObjectNameTitleIndex */
+  uint32_t name_index; /* ObjectNameTitleIndex */
   uint32_t help_index;
   uint32_t detail_level;
   int32_t default_counter;
-  int32_t num_instances;   /* as on the wire: -1, 0, n, -2, -3 (spec 1.5) */
-  uint32_t code_page;      /* 0 = UTF-16 names */
-  int64_t perf_time;       /* the object's own clock */
+  int32_t num_instances; /* as on the wire: -1, 0, n, -2, -3 (spec 1.5) */
+  uint32_t code_page;    /* 0 = UTF-16 names */
+  int64_t perf_time;     /* the object's own clock */
   int64_t perf_freq;
   uint32_t counter_count;
   const pd_counter_def *counters;
@@ -218,19 +221,19 @@ typedef struct pd_object {
 typedef struct pd_header {
   bool big_endian;
   uint32_t version, revision;
-  uint32_t total_byte_length;  /* advisory (spec 6: Samba omits the header) */
+  uint32_t total_byte_length; /* advisory (spec 6: Samba omits the header) */
   uint32_t header_length;
-  uint32_t num_object_types;   /* as claimed; pd_snapshot_object_count is real */
+  uint32_t num_object_types; /* as claimed; pd_snapshot_object_count is real */
   int32_t default_object;
-  uint16_t system_time[8];     /* SYSTEMTIME: year, month, dow, day, h, m, s, ms */
+  uint16_t system_time[8]; /* SYSTEMTIME: year, month, dow, day, h, m, s, ms */
   int64_t perf_time, perf_freq, perf_time_100ns;
-  const char *system_name;     /* UTF-8, snapshot-owned */
+  const char *system_name; /* UTF-8, snapshot-owned */
 } pd_header;
 
 typedef struct pd_decode_limits {
-  uint32_t max_objects;            /* default 4096 */
-  uint32_t max_counters;           /* per object, default 65536 */
-  uint32_t max_instances;          /* per object, default 1,000,000 */
+  uint32_t max_objects;   /* default 4096 */
+  uint32_t max_counters;  /* per object, default 65536 */
+  uint32_t max_instances; /* per object, default 1,000,000 */
 } pd_decode_limits;
 
 /* A decoded blob. Reusable: decoding into the same snapshot again reuses its
@@ -311,15 +314,15 @@ size_t pd_names_count(const pd_names *names);
 
 /* Spec 4.2: [\\machine]\object[(parent/instance#n)]\counter */
 typedef struct pd_path {
-  char *machine;       /* NULL when absent */
-  char *object;        /* name, or decimal index when object_is_index */
-  char *parent;        /* NULL when absent */
-  char *instance;      /* NULL when the path has no "(...)" */
-  uint32_t dup_index;  /* #n; 0 when absent */
+  char *machine;      /* NULL when absent */
+  char *object;       /* name, or decimal index when object_is_index */
+  char *parent;       /* NULL when absent */
+  char *instance;     /* NULL when the path has no "(...)" */
+  uint32_t dup_index; /* #n; 0 when absent */
   char *counter;
   bool object_is_index;
   bool counter_is_index;
-  bool instance_has_wildcard;  /* '*' in parent or instance */
+  bool instance_has_wildcard; /* '*' in parent or instance */
   bool counter_has_wildcard;
 } pd_path;
 
@@ -334,19 +337,19 @@ int pd_name_casecmp(const char *a, const char *b);
 /* --------------------------------------------------------------- selection */
 
 typedef struct pd_result {
-  size_t path_id;            /* which configured path (order of _add) */
-  const char *path;          /* canonical "\Object(instance)\Counter" */
-  const char *object;        /* object name (or index as text) */
-  const char *instance;      /* full PDH instance name; NULL if single */
-  const char *counter;       /* counter name (or index as text) */
+  size_t path_id;       /* which configured path (order of _add) */
+  const char *path;     /* canonical "\Object(instance)\Counter" */
+  const char *object;   /* object name (or index as text) */
+  const char *instance; /* full PDH instance name; NULL if single */
+  const char *counter;  /* counter name (or index as text) */
   uint32_t object_index;
   uint32_t counter_index;
   uint32_t counter_type;
-  double value;              /* valid when status == PD_VALUE_OK */
+  double value; /* valid when status == PD_VALUE_OK */
   pd_value_status status;
-  uint64_t raw_value;        /* newer N, for raw mode */
-  uint64_t raw_base;         /* newer B */
-  int64_t time_100ns;        /* newer sample's PerfTime100nSec */
+  uint64_t raw_value; /* newer N, for raw mode */
+  uint64_t raw_base;  /* newer B */
+  int64_t time_100ns; /* newer sample's PerfTime100nSec */
 } pd_result;
 
 /* Configured paths, compiled against a names table and matched against
@@ -356,8 +359,8 @@ typedef struct pd_selection pd_selection;
 pd_selection *pd_selection_new(void);
 void pd_selection_free(pd_selection *sel);
 /* Add a configured path; *path_id gets its number (0, 1, ...). */
-pd_status pd_selection_add(pd_selection *sel, const char *path,
-                           size_t *path_id, pd_error *err);
+pd_status pd_selection_add(pd_selection *sel, const char *path, size_t *path_id,
+                           pd_error *err);
 /* Names used to resolve object and counter names (NULL: numeric only).
  * The selection keeps the pointer: keep `names` alive, call again after a
  * reload. */

@@ -1,3 +1,60 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT */
-/* (being written) */
-#include "pd_internal.h"
+/* collectd-winperf: raw counter values and their bases (spec 1.3, 3).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "snapshot.h"
+
+uint64_t pd_counter_raw(const pd_snapshot *snap, const pd_instance *inst,
+                        const pd_counter_def *def) {
+  /* decode.c checked CounterOffset + CounterSize against every block. */
+  size_t at = inst->block_offset + def->offset;
+  switch (def->size) {
+  case 4:
+    return pd_ld32(&snap->bytes, at);
+  case 8:
+    return pd_ld64(&snap->bytes, at);
+  default:
+    return 0;
+  }
+}
+
+/* Spec 3: "Multi item count B: from a following PERF_COUNTER_MULTI_BASE
+ * definition if there is one, else the DWORD right after the 8-byte value
+ * (CounterOffset + 8)." Other base-using types take the next definition,
+ * which must be a base type (PRECISION_TIMESTAMP is one). */
+static bool read_base(const pd_snapshot *snap, const pd_object *obj,
+                      const pd_instance *inst, uint32_t counter,
+                      uint64_t *base) {
+  const pd_counter_def *def = &obj->counters[counter];
+  const pd_counter_def *next =
+      counter + 1 < obj->counter_count ? &obj->counters[counter + 1] : NULL;
+  if (def->type & 0x02000000u) { /* PERF_MULTI_COUNTER */
+    if (next != NULL && next->type == PD_COUNTER_MULTI_BASE) {
+      *base = pd_counter_raw(snap, inst, next);
+      return true;
+    }
+    uint64_t at = (uint64_t)def->offset + 8;
+    if (at + 4 > inst->block_length)
+      return false;
+    *base = pd_ld32(&snap->bytes, inst->block_offset + (size_t)at);
+    return true;
+  }
+  if (next == NULL || !pd_type_is_base(next->type))
+    return false;
+  *base = pd_counter_raw(snap, inst, next);
+  return true;
+}
+
+void pd_snapshot_sample(const pd_snapshot *snap, const pd_object *obj,
+                        const pd_instance *inst, uint32_t counter,
+                        pd_sample *out) {
+  const pd_counter_def *def = &obj->counters[counter];
+  out->value = pd_counter_raw(snap, inst, def);
+  out->base = 0;
+  out->has_base = pd_type_needs_base(def->type) &&
+                  read_base(snap, obj, inst, counter, &out->base);
+  out->perf_time = snap->header.perf_time;
+  out->perf_freq = snap->header.perf_freq;
+  out->perf_time_100ns = snap->header.perf_time_100ns;
+  out->object_time = obj->perf_time;
+  out->object_freq = obj->perf_freq;
+}

@@ -35,8 +35,8 @@ struct wp_source {
   const char *kind; /* "replay", "registry", "remote" */
   /* One performance-data blob for `query` (an object index list such as
    * "238 2 4", or "Global") into *out. */
-  wp_source_status (*collect)(wp_source *src, const char *query,
-                              wp_buffer *out, char *errbuf, size_t errlen);
+  wp_source_status (*collect)(wp_source *src, const char *query, wp_buffer *out,
+                              char *errbuf, size_t errlen);
   /* The English Counter name table, REG_MULTI_SZ UTF-16LE bytes, into *out. */
   wp_source_status (*names)(wp_source *src, wp_buffer *out, char *errbuf,
                             size_t errlen);

@@ -1,0 +1,49 @@
+/* collectd-winperf: the snapshot's private layout, shared by decode.c,
+ * instance_names.c and sample.c.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#ifndef PD_SNAPSHOT_H
+#define PD_SNAPSHOT_H
+
+#include "pd_internal.h"
+#include "text_arena.h"
+
+/* Per-object instance names, built on first use after each decode. */
+typedef struct pd_object_names {
+  uint32_t own_generation;  /* name[] valid when == snapshot generation */
+  uint32_t full_generation; /* full[], the hash chains valid when == it */
+  uint32_t cap;             /* capacity of the arrays below (instances) */
+  const char **name;        /* own name, UTF-8 */
+  const char **full;        /* PDH full name: parent/name#n */
+  uint32_t *hash;           /* folded hash of full[i] */
+  uint32_t *next;           /* hash chain, UINT32_MAX ends */
+  uint32_t *dup;            /* duplicates seen so far (group heads) */
+  uint32_t *bucket;         /* bucket heads */
+  uint32_t bucket_cap;      /* power of two */
+} pd_object_names;
+
+struct pd_snapshot {
+  pd_bytes bytes;
+  pd_header header;
+  uint32_t generation; /* bumped by every decode: invalidates name caches */
+
+  pd_object *objects;
+  uint32_t object_count, object_cap;
+  size_t *object_first_counter;  /* index into counters[] */
+  size_t *object_first_instance; /* index into instances[] */
+
+  pd_counter_def *counters;
+  size_t counter_count, counter_cap;
+  pd_instance *instances;
+  size_t instance_count, instance_cap;
+
+  pd_object_names *names; /* one per object slot, reused across decodes */
+  uint32_t names_cap;
+
+  pd_text_arena text; /* system name, instance names; reset per decode */
+};
+
+/* Folded (case-insensitive) hash of a UTF-8 string. */
+uint32_t pd_hash_folded(const char *s);
+
+#endif
