@@ -1,3 +1,495 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT */
-/* (being written) */
+/* collectd-winperf: selection — configured paths matched against samples.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Given the configured counter paths (spec 4.2), a names table (4.1) and a
+ * pair of decoded samples, produce every matching counter's canonical path,
+ * value and status in one pass. Instances pair across samples by their full
+ * PDH name (spec 1.4), as PDH does. All storage is owned here and reused, so
+ * a warm selection allocates nothing per interval.
+ */
 #include "pd_internal.h"
+#include "text_arena.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct compiled_path {
+  char *text;
+  pd_path path;
+  char *instance_pattern; /* "parent/name#n" as written, NULL without () */
+  uint32_t *objects;      /* object indices the object name resolves to */
+  size_t object_count;
+  uint32_t numeric_object; /* when path.object_is_index */
+  uint32_t numeric_counter;
+  size_t matches; /* counters matched in the last evaluation */
+} compiled_path;
+
+struct pd_selection {
+  compiled_path *paths;
+  size_t path_count, path_cap;
+  const pd_names *names;
+  bool resolved; /* paths' object lists match `names` */
+  pd_calc_options options;
+
+  char *query;
+  size_t query_cap;
+  size_t unresolved;
+
+  pd_result *results;
+  size_t result_count, result_cap;
+  pd_text_arena text; /* canonical paths and names, reset per evaluation */
+
+  uint32_t *counters; /* scratch: counters of one object a path matches */
+  size_t counters_cap;
+
+  uint64_t *seen; /* open-addressing set of emitted (object, inst, counter) */
+  size_t seen_cap, seen_count;
+};
+
+pd_selection *pd_selection_new(void) {
+  return calloc(1, sizeof(pd_selection));
+}
+
+void pd_selection_free(pd_selection *sel) {
+  if (sel == NULL)
+    return;
+  for (size_t i = 0; i < sel->path_count; i++) {
+    compiled_path *cp = &sel->paths[i];
+    free(cp->text);
+    pd_path_clear(&cp->path);
+    free(cp->instance_pattern);
+    free(cp->objects);
+  }
+  free(sel->paths);
+  free(sel->query);
+  free(sel->results);
+  free(sel->counters);
+  free(sel->seen);
+  pd_text_free(&sel->text);
+  free(sel);
+}
+
+/* Digits only, fits in 32 bits. */
+static bool parse_index(const char *s, uint32_t *out) {
+  uint64_t v = 0;
+  if (*s == '\0')
+    return false;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9')
+      return false;
+    v = v * 10 + (uint64_t)(*s - '0');
+    if (v > UINT32_MAX)
+      return false;
+  }
+  *out = (uint32_t)v;
+  return true;
+}
+
+pd_status pd_selection_add(pd_selection *sel, const char *text, size_t *path_id,
+                           pd_error *err) {
+  if (sel == NULL || text == NULL)
+    return pd_error_set(err, PD_E_ARGUMENT, 0, "no selection or path");
+  pd_path path;
+  pd_status s = pd_path_parse(text, &path, err);
+  if (s != PD_OK)
+    return s;
+  if (sel->path_count == sel->path_cap) {
+    size_t cap = sel->path_cap ? sel->path_cap * 2 : 8;
+    compiled_path *p = realloc(sel->paths, cap * sizeof *p);
+    if (p == NULL) {
+      pd_path_clear(&path);
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    }
+    sel->paths = p;
+    sel->path_cap = cap;
+  }
+  compiled_path *cp = &sel->paths[sel->path_count];
+  memset(cp, 0, sizeof *cp);
+  cp->path = path;
+  cp->text = strdup(text);
+  if (path.instance != NULL) {
+    /* Rebuild the instance as PDH names it: parent/name, "#n" when n > 0
+     * (#0 is the first of the duplicates, which has no suffix). */
+    size_t len = strlen(path.instance) + 16 +
+                 (path.parent ? strlen(path.parent) + 1 : 0);
+    cp->instance_pattern = malloc(len);
+    if (cp->instance_pattern != NULL) {
+      int w = snprintf(cp->instance_pattern, len, "%s%s%s",
+                       path.parent ? path.parent : "", path.parent ? "/" : "",
+                       path.instance);
+      if (path.dup_index > 0)
+        snprintf(cp->instance_pattern + w, len - (size_t)w, "#%u",
+                 path.dup_index);
+    }
+  }
+  if (cp->text == NULL || (path.instance != NULL && !cp->instance_pattern)) {
+    free(cp->text);
+    free(cp->instance_pattern);
+    pd_path_clear(&cp->path);
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  }
+  if (path.object_is_index)
+    parse_index(path.object, &cp->numeric_object);
+  if (path.counter_is_index)
+    parse_index(path.counter, &cp->numeric_counter);
+  if (path_id != NULL)
+    *path_id = sel->path_count;
+  sel->path_count++;
+  sel->resolved = false;
+  return PD_OK;
+}
+
+void pd_selection_set_names(pd_selection *sel, const pd_names *names) {
+  sel->names = names;
+  sel->resolved = false;
+}
+
+void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt) {
+  if (opt != NULL)
+    sel->options = *opt;
+  else
+    memset(&sel->options, 0, sizeof sel->options);
+}
+
+size_t pd_selection_path_count(const pd_selection *sel) {
+  return sel->path_count;
+}
+
+size_t pd_selection_matches(const pd_selection *sel, size_t path_id) {
+  return path_id < sel->path_count ? sel->paths[path_id].matches : 0;
+}
+
+/* Object names to indices: every index the name has (spec 4.1). Done when
+ * paths or names change, not per interval. */
+static bool resolve(pd_selection *sel) {
+  if (sel->resolved)
+    return true;
+  sel->unresolved = 0;
+  for (size_t i = 0; i < sel->path_count; i++) {
+    compiled_path *cp = &sel->paths[i];
+    const uint32_t *idx = NULL;
+    size_t n = 0;
+    if (cp->path.object_is_index) {
+      idx = &cp->numeric_object;
+      n = 1;
+    } else if (sel->names != NULL) {
+      n = pd_names_lookup(sel->names, cp->path.object, &idx);
+    }
+    uint32_t *copy = NULL;
+    if (n > 0) {
+      copy = malloc(n * sizeof *copy);
+      if (copy == NULL)
+        return false;
+      memcpy(copy, idx, n * sizeof *copy);
+    } else {
+      sel->unresolved++;
+    }
+    free(cp->objects);
+    cp->objects = copy;
+    cp->object_count = n;
+  }
+
+  /* The query string: unique indices, ascending, space-separated. */
+  size_t total = 0;
+  for (size_t i = 0; i < sel->path_count; i++)
+    total += sel->paths[i].object_count;
+  size_t need = total * 11 + 1;
+  if (need > sel->query_cap) {
+    char *q = realloc(sel->query, need);
+    if (q == NULL)
+      return false;
+    sel->query = q;
+    sel->query_cap = need;
+  }
+  uint32_t last = 0;
+  bool any = false;
+  size_t w = 0;
+  sel->query[0] = '\0';
+  for (;;) { /* selection of the next larger index: paths are few */
+    bool found = false;
+    uint32_t best = 0;
+    for (size_t i = 0; i < sel->path_count; i++)
+      for (size_t j = 0; j < sel->paths[i].object_count; j++) {
+        uint32_t v = sel->paths[i].objects[j];
+        if ((!any || v > last) && (!found || v < best)) {
+          best = v;
+          found = true;
+        }
+      }
+    if (!found)
+      break;
+    w += (size_t)snprintf(sel->query + w, sel->query_cap - w, "%s%u",
+                          any ? " " : "", best);
+    last = best;
+    any = true;
+  }
+  sel->resolved = true;
+  return true;
+}
+
+const char *pd_selection_query(pd_selection *sel, size_t *unresolved) {
+  if (!resolve(sel))
+    return NULL;
+  if (unresolved != NULL)
+    *unresolved = sel->unresolved;
+  return sel->query ? sel->query : "";
+}
+
+/* ---------------------------------------------------------- evaluation */
+
+static const char *index_text(pd_selection *sel, uint32_t index) {
+  char num[12];
+  int len = snprintf(num, sizeof num, "%u", index);
+  return pd_text_dup(&sel->text, num, (size_t)len);
+}
+
+/* Name of an object or counter index: the table's, else the number. */
+static const char *display_name(pd_selection *sel, uint32_t index) {
+  const char *name = sel->names ? pd_names_get(sel->names, index) : NULL;
+  return name ? name : index_text(sel, index);
+}
+
+static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
+                            const pd_counter_def *def) {
+  if (cp->path.counter_is_index)
+    return def->name_index == cp->numeric_counter;
+  const char *name =
+      sel->names ? pd_names_get(sel->names, def->name_index) : NULL;
+  if (cp->path.counter_has_wildcard) {
+    char num[12];
+    if (name == NULL) {
+      snprintf(num, sizeof num, "%u", def->name_index);
+      name = num;
+    }
+    return pd_wildcard_match(cp->path.counter, name);
+  }
+  return name != NULL && pd_name_casecmp(cp->path.counter, name) == 0;
+}
+
+/* Set of emitted (object position, instance, counter): a counter matched
+ * by two paths is reported once, for the first. */
+static bool seen_insert(pd_selection *sel, uint64_t key) {
+  if ((sel->seen_count + 1) * 2 > sel->seen_cap) {
+    size_t cap = sel->seen_cap ? sel->seen_cap * 2 : 256;
+    uint64_t *t = malloc(cap * sizeof *t);
+    if (t == NULL)
+      return false;
+    memset(t, 0xFF, cap * sizeof *t);
+    for (size_t i = 0; i < sel->seen_cap; i++) {
+      uint64_t k = sel->seen[i];
+      if (k == UINT64_MAX)
+        continue;
+      size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+      while (t[h] != UINT64_MAX)
+        h = (h + 1) & (cap - 1);
+      t[h] = k;
+    }
+    free(sel->seen);
+    sel->seen = t;
+    sel->seen_cap = cap;
+  }
+  size_t h =
+      (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (sel->seen_cap - 1);
+  while (sel->seen[h] != UINT64_MAX) {
+    if (sel->seen[h] == key)
+      return false;
+    h = (h + 1) & (sel->seen_cap - 1);
+  }
+  sel->seen[h] = key;
+  sel->seen_count++;
+  return true;
+}
+
+/* The older sample's definition of the same counter: same position when
+ * the layout is unchanged, else the first with the same index and type. */
+static const pd_counter_def *older_counter(const pd_object *old,
+                                           const pd_counter_def *def,
+                                           uint32_t pos, uint32_t *old_pos) {
+  if (pos < old->counter_count &&
+      old->counters[pos].name_index == def->name_index &&
+      old->counters[pos].type == def->type) {
+    *old_pos = pos;
+    return &old->counters[pos];
+  }
+  for (uint32_t c = 0; c < old->counter_count; c++)
+    if (old->counters[c].name_index == def->name_index &&
+        old->counters[c].type == def->type) {
+      *old_pos = c;
+      return &old->counters[c];
+    }
+  return NULL;
+}
+
+static pd_result *next_result(pd_selection *sel) {
+  if (sel->result_count == sel->result_cap) {
+    size_t cap = sel->result_cap ? sel->result_cap * 2 : 64;
+    pd_result *r = realloc(sel->results, cap * sizeof *r);
+    if (r == NULL)
+      return NULL;
+    sel->results = r;
+    sel->result_cap = cap;
+  }
+  return &sel->results[sel->result_count++];
+}
+
+static bool instance_matches(const compiled_path *cp, const pd_object *obj,
+                             const char *full) {
+  if (obj->num_instances == -1) /* single instance: no "(...)" or "(*)" */
+    return cp->instance_pattern == NULL ||
+           strcmp(cp->instance_pattern, "*") == 0;
+  if (cp->instance_pattern == NULL)
+    return false;
+  if (cp->path.instance_has_wildcard)
+    return pd_wildcard_match(cp->instance_pattern, full);
+  return pd_name_casecmp(cp->instance_pattern, full) == 0;
+}
+
+/* Canonical "\Object(instance)\Counter". */
+static const char *canonical_path(pd_selection *sel, const char *object,
+                                  const char *instance, const char *counter) {
+  size_t a = strlen(object), b = instance ? strlen(instance) : 0,
+         c = strlen(counter);
+  char *s = pd_text_alloc(&sel->text, a + b + c + 6);
+  if (s == NULL)
+    return NULL;
+  if (instance != NULL)
+    sprintf(s, "\\%s(%s)\\%s", object, instance, counter);
+  else
+    sprintf(s, "\\%s\\%s", object, counter);
+  return s;
+}
+
+static pd_status evaluate_object(pd_selection *sel, size_t path_id,
+                                 pd_snapshot *older, pd_snapshot *newer,
+                                 const pd_object *obj, uint32_t obj_pos,
+                                 pd_error *err) {
+  compiled_path *cp = &sel->paths[path_id];
+  const pd_object *old =
+      older ? pd_snapshot_find_object(older, obj->name_index) : NULL;
+  /* Counters this path names in this object (once per object, not per
+   * instance). Base and non-numeric counters are never shown alone. */
+  if (obj->counter_count > sel->counters_cap) {
+    uint32_t *c = realloc(sel->counters, obj->counter_count * sizeof *c);
+    if (c == NULL)
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    sel->counters = c;
+    sel->counters_cap = obj->counter_count;
+  }
+  uint32_t n_counters = 0;
+  for (uint32_t c = 0; c < obj->counter_count; c++)
+    if (pd_type_is_displayable(obj->counters[c].type) &&
+        counter_matches(sel, cp, &obj->counters[c]))
+      sel->counters[n_counters++] = c;
+  if (n_counters == 0)
+    return PD_OK;
+
+  const char *object_name = NULL;
+  int64_t t100 = pd_snapshot_header(newer)->perf_time_100ns;
+  bool exact = cp->instance_pattern != NULL &&
+               !cp->path.instance_has_wildcard && obj->num_instances != -1;
+  uint32_t first = 0, end = obj->instance_count;
+  if (exact) { /* one instance by name: hash lookup, not a scan */
+    int64_t at = pd_find_instance(newer, obj, cp->instance_pattern);
+    if (at < 0)
+      return PD_OK;
+    first = (uint32_t)at;
+    end = first + 1;
+  }
+  for (uint32_t i = first; i < end; i++) {
+    const char *full =
+        obj->num_instances == -1 ? NULL : pd_instance_full_name(newer, obj, i);
+    if (obj->num_instances != -1 && full == NULL)
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    if (!exact && !instance_matches(cp, obj, full ? full : ""))
+      continue;
+    const pd_instance *old_inst = NULL;
+    if (old != NULL) {
+      if (obj->num_instances == -1) {
+        if (old->num_instances == -1 && old->instance_count == 1)
+          old_inst = &old->instances[0];
+      } else {
+        int64_t at = pd_find_instance(older, old, full);
+        if (at >= 0)
+          old_inst = &old->instances[at];
+      }
+    }
+    const char *instance_text =
+        full ? pd_text_dup(&sel->text, full, strlen(full)) : NULL;
+    if (full != NULL && instance_text == NULL)
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    for (uint32_t k = 0; k < n_counters; k++) {
+      uint32_t c = sel->counters[k];
+      const pd_counter_def *def = &obj->counters[c];
+      uint64_t key = (uint64_t)obj_pos << 52 | (uint64_t)i << 20 | c;
+      if (sel->path_count > 1 && !seen_insert(sel, key))
+        continue;
+      if (object_name == NULL &&
+          (object_name = display_name(sel, obj->name_index)) == NULL)
+        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+      pd_sample now, before;
+      pd_snapshot_sample(newer, obj, &obj->instances[i], c, &now);
+      const pd_sample *prev = NULL;
+      uint32_t old_pos;
+      if (old_inst != NULL && older_counter(old, def, c, &old_pos) != NULL) {
+        pd_snapshot_sample(older, old, old_inst, old_pos, &before);
+        prev = &before;
+      }
+      pd_result *r = next_result(sel);
+      if (r == NULL)
+        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+      r->path_id = path_id;
+      r->object = object_name;
+      r->instance = instance_text;
+      r->counter = display_name(sel, def->name_index);
+      r->path = r->counter ? canonical_path(sel, object_name, instance_text,
+                                            r->counter)
+                           : NULL;
+      if (r->path == NULL)
+        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+      r->object_index = obj->name_index;
+      r->counter_index = def->name_index;
+      r->counter_type = def->type;
+      r->value = 0;
+      r->status = pd_compute(def->type, prev, &now, &sel->options, &r->value);
+      r->raw_value = now.value;
+      r->raw_base = now.base;
+      r->time_100ns = t100;
+      cp->matches++;
+    }
+  }
+  return PD_OK;
+}
+
+pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
+                                pd_snapshot *newer, const pd_result **results,
+                                size_t *count, pd_error *err) {
+  if (sel == NULL || newer == NULL)
+    return pd_error_set(err, PD_E_ARGUMENT, 0, "no selection or sample");
+  sel->result_count = 0;
+  pd_text_reset(&sel->text);
+  if (sel->seen_count > 0) {
+    memset(sel->seen, 0xFF, sel->seen_cap * sizeof *sel->seen);
+    sel->seen_count = 0;
+  }
+  if (!resolve(sel))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  uint32_t n_objects = pd_snapshot_object_count(newer);
+  for (size_t p = 0; p < sel->path_count; p++) {
+    compiled_path *cp = &sel->paths[p];
+    cp->matches = 0;
+    for (size_t j = 0; j < cp->object_count; j++)
+      for (uint32_t k = 0; k < n_objects; k++) {
+        const pd_object *obj = pd_snapshot_object(newer, k);
+        if (obj->name_index != cp->objects[j])
+          continue;
+        pd_status s = evaluate_object(sel, p, older, newer, obj, k, err);
+        if (s != PD_OK)
+          return s;
+        break; /* the first object with that index, as find_object does */
+      }
+  }
+  *results = sel->results;
+  *count = sel->result_count;
+  return PD_OK;
+}
