@@ -1,3 +1,225 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT */
-/* (being written) */
-#include "source.h"
+/* collectd-winperf: the replay source (a capture directory of *.blob files).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "replay.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct replay {
+  wp_source base; /* first member: a wp_source * is a replay * */
+  char *dir;
+  char **files; /* full paths, sorted by file name */
+  size_t nfiles;
+  size_t next; /* index of the blob the next collect returns */
+  bool loop;
+  bool ended;
+  char *names_path;
+  const char *last; /* files[i] or names_path */
+} replay;
+
+static wp_source_status replay_collect(wp_source *src, const char *query,
+                                       wp_buffer *out, char *errbuf,
+                                       size_t errlen);
+
+static replay *as_replay(const wp_source *src) {
+  if (src == NULL || src->collect != replay_collect)
+    return NULL;
+  return (replay *)src;
+}
+
+static char *join_path(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *p = malloc(a + 1 + b + 1);
+  if (p == NULL)
+    return NULL;
+  memcpy(p, dir, a);
+  size_t n = a;
+  if (n == 0 || (dir[n - 1] != '/' && dir[n - 1] != '\\'))
+    p[n++] = '/';
+  memcpy(p + n, name, b + 1);
+  return p;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with_blob(const char *name) {
+  size_t n = strlen(name);
+  return n > 5 && strcmp(name + n - 5, ".blob") == 0;
+}
+
+/* Read the whole file into out, at most WP_REPLAY_MAX_BYTES. Chunked reads
+ * into the buffer's spare capacity: once the buffer has grown to the largest
+ * file, steady state allocates nothing. */
+static wp_source_status read_whole(const char *path, wp_buffer *out,
+                                   char *errbuf, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return WP_SOURCE_ERROR;
+  }
+  out->len = 0;
+  for (;;) {
+    if (out->len == out->cap) {
+      size_t want = out->cap < 65536 ? 65536 : out->cap * 2;
+      if (want > WP_REPLAY_MAX_BYTES + 1)
+        want = WP_REPLAY_MAX_BYTES + 1;
+      if (want <= out->cap || wp_buffer_reserve(out, want) != 0) {
+        snprintf(errbuf, errlen, "%s: out of memory reading the file", path);
+        fclose(f);
+        out->len = 0;
+        return WP_SOURCE_ERROR;
+      }
+    }
+    size_t got = fread(out->data + out->len, 1, out->cap - out->len, f);
+    out->len += got;
+    if (out->len > WP_REPLAY_MAX_BYTES) {
+      snprintf(errbuf, errlen, "%s: larger than the %zu MiB limit", path,
+               WP_REPLAY_MAX_BYTES / (1024 * 1024));
+      fclose(f);
+      out->len = 0;
+      return WP_SOURCE_ERROR;
+    }
+    if (got == 0) {
+      if (ferror(f)) {
+        snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
+        fclose(f);
+        out->len = 0;
+        return WP_SOURCE_ERROR;
+      }
+      break;
+    }
+  }
+  fclose(f);
+  return WP_SOURCE_OK;
+}
+
+static wp_source_status replay_collect(wp_source *src, const char *query,
+                                       wp_buffer *out, char *errbuf,
+                                       size_t errlen) {
+  replay *r = as_replay(src);
+  (void)query; /* a capture holds whatever was captured */
+  if (r->ended)
+    return WP_SOURCE_END;
+  if (r->next >= r->nfiles) {
+    if (!r->loop) {
+      r->ended = true;
+      return WP_SOURCE_END;
+    }
+    r->next = 0;
+  }
+  /* Advance even when the read fails: a broken file is skipped, not retried
+   * forever. */
+  const char *path = r->files[r->next++];
+  r->last = path;
+  return read_whole(path, out, errbuf, errlen);
+}
+
+static wp_source_status replay_names(wp_source *src, wp_buffer *out,
+                                     char *errbuf, size_t errlen) {
+  replay *r = as_replay(src);
+  r->last = r->names_path;
+  return read_whole(r->names_path, out, errbuf, errlen);
+}
+
+static void replay_destroy(wp_source *src) {
+  replay *r = as_replay(src);
+  if (r == NULL)
+    return;
+  for (size_t i = 0; i < r->nfiles; i++)
+    free(r->files[i]);
+  free(r->files);
+  free(r->names_path);
+  free(r->dir);
+  free(r);
+}
+
+wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
+                          size_t errlen) {
+  if (dir == NULL || *dir == '\0') {
+    snprintf(errbuf, errlen, "replay: empty capture directory name");
+    return NULL;
+  }
+  replay *r = calloc(1, sizeof(*r));
+  if (r == NULL) {
+    snprintf(errbuf, errlen, "%s: out of memory", dir);
+    return NULL;
+  }
+  r->base.kind = "replay";
+  r->base.collect = replay_collect;
+  r->base.names = replay_names;
+  r->base.destroy = replay_destroy;
+  r->loop = loop;
+  r->dir = strdup(dir);
+  r->names_path = join_path(dir, "names.multisz");
+  if (r->dir == NULL || r->names_path == NULL) {
+    snprintf(errbuf, errlen, "%s: out of memory", dir);
+    replay_destroy(&r->base);
+    return NULL;
+  }
+
+  DIR *d = opendir(dir);
+  if (d == NULL) {
+    snprintf(errbuf, errlen, "%s: cannot open the capture directory: %s", dir,
+             strerror(errno));
+    replay_destroy(&r->base);
+    return NULL;
+  }
+  size_t cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (!ends_with_blob(e->d_name))
+      continue;
+    char *path = join_path(dir, e->d_name);
+    if (path == NULL)
+      goto nomem;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+      free(path); /* a directory or a dangling link named *.blob */
+      continue;
+    }
+    if (r->nfiles == cap) {
+      size_t ncap = cap ? cap * 2 : 64;
+      char **nf = realloc(r->files, ncap * sizeof(*nf));
+      if (nf == NULL) {
+        free(path);
+        goto nomem;
+      }
+      r->files = nf;
+      cap = ncap;
+    }
+    r->files[r->nfiles++] = path;
+  }
+  closedir(d);
+  if (r->nfiles == 0) {
+    snprintf(errbuf, errlen, "%s: no *.blob files in the capture directory",
+             dir);
+    replay_destroy(&r->base);
+    return NULL;
+  }
+  /* Same directory prefix for every path: sorting full paths sorts names. */
+  qsort(r->files, r->nfiles, sizeof(*r->files), cmp_str);
+  return &r->base;
+
+nomem:
+  closedir(d);
+  snprintf(errbuf, errlen, "%s: out of memory listing the directory", dir);
+  replay_destroy(&r->base);
+  return NULL;
+}
+
+const char *wp_replay_last_file(const wp_source *src) {
+  replay *r = as_replay(src);
+  return r ? r->last : NULL;
+}
+
+size_t wp_replay_blob_count(const wp_source *src) {
+  replay *r = as_replay(src);
+  return r ? r->nfiles : 0;
+}

@@ -1,0 +1,437 @@
+/* collectd-winperf: the YAML counter list loader (libyaml event API).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "counters_yaml.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "perfdata.h"
+
+#define KEYS_EXPECTED "path, type, plugin_instance, type_instance, scale or raw"
+
+typedef struct loader {
+  yaml_parser_t parser;
+  const char *file;
+  char *err;
+  size_t errlen;
+  wp_counter_list list;
+  size_t cap;
+} loader;
+
+__attribute__((format(printf, 3, 4))) static int
+fail_at(loader *ld, yaml_mark_t mark, const char *fmt, ...) {
+  int n = snprintf(ld->err, ld->errlen, "%s:%zu:%zu: ", ld->file, mark.line + 1,
+                   mark.column + 1);
+  if (n >= 0 && (size_t)n < ld->errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ld->err + n, ld->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+/* Pull the next event; a libyaml syntax error becomes our message. */
+static int next_event(loader *ld, yaml_event_t *ev) {
+  if (yaml_parser_parse(&ld->parser, ev))
+    return 0;
+  yaml_mark_t mark = ld->parser.problem_mark;
+  if (ld->parser.context != NULL)
+    return fail_at(ld, mark, "YAML syntax error: %s %s",
+                   ld->parser.problem ? ld->parser.problem : "invalid input",
+                   ld->parser.context);
+  return fail_at(ld, mark, "YAML syntax error: %s",
+                 ld->parser.problem ? ld->parser.problem : "invalid input");
+}
+
+/* "a mapping", "a list", "the string 'x'", for "expected X, got Y". */
+static void describe(const yaml_event_t *ev, char *buf, size_t len) {
+  switch (ev->type) {
+  case YAML_MAPPING_START_EVENT:
+    snprintf(buf, len, "a mapping");
+    break;
+  case YAML_SEQUENCE_START_EVENT:
+    snprintf(buf, len, "a list");
+    break;
+  case YAML_SCALAR_EVENT:
+    snprintf(buf, len, "'%.*s'",
+             (int)(ev->data.scalar.length > 60 ? 60 : ev->data.scalar.length),
+             (const char *)ev->data.scalar.value);
+    break;
+  case YAML_ALIAS_EVENT:
+    snprintf(buf, len, "an alias (*%s)", (const char *)ev->data.alias.anchor);
+    break;
+  case YAML_STREAM_END_EVENT:
+  case YAML_DOCUMENT_END_EVENT:
+    snprintf(buf, len, "the end of the document");
+    break;
+  default:
+    snprintf(buf, len, "something else");
+    break;
+  }
+}
+
+static int fail_expected(loader *ld, const yaml_event_t *ev,
+                         const char *expected) {
+  char got[96];
+  describe(ev, got, sizeof(got));
+  return fail_at(ld, ev->start_mark, "expected %s, got %s", expected, got);
+}
+
+static wp_counter_entry *new_entry(loader *ld, yaml_mark_t mark) {
+  if (ld->list.count == ld->cap) {
+    size_t ncap = ld->cap ? ld->cap * 2 : 16;
+    wp_counter_entry *n =
+        realloc(ld->list.entries, ncap * sizeof(*ld->list.entries));
+    if (n == NULL)
+      return NULL;
+    ld->list.entries = n;
+    ld->cap = ncap;
+  }
+  wp_counter_entry *e = &ld->list.entries[ld->list.count++];
+  memset(e, 0, sizeof(*e));
+  e->scale = 1.0;
+  e->raw = -1;
+  e->line = (unsigned)mark.line + 1;
+  e->column = (unsigned)mark.column + 1;
+  return e;
+}
+
+/* Where character `byte_offset` of a scalar's text sits in the file. Exact
+ * for plain and single-quoted one-line scalars (the usual way to write a
+ * path); a double-quoted scalar's escapes shift it. */
+static yaml_mark_t scalar_char_mark(const yaml_event_t *ev,
+                                    size_t byte_offset) {
+  yaml_mark_t m = ev->start_mark;
+  if (ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+      ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+    m.column++;
+  const unsigned char *s = ev->data.scalar.value;
+  for (size_t i = 0; i < byte_offset && i < ev->data.scalar.length; i++)
+    if ((s[i] & 0xC0) != 0x80) /* libyaml counts characters, not bytes */
+      m.column++;
+  return m;
+}
+
+static int set_path(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
+  const char *text = (const char *)ev->data.scalar.value;
+  if (ev->data.scalar.length == 0)
+    return fail_at(ld, ev->start_mark,
+                   "expected a counter path such as "
+                   "\\Processor(_Total)\\%% Processor Time, got an empty "
+                   "value");
+  if (strlen(text) != ev->data.scalar.length)
+    return fail_at(ld, ev->start_mark,
+                   "expected a counter path, got a string with a NUL byte");
+  pd_path p;
+  pd_error perr;
+  memset(&p, 0, sizeof(p));
+  memset(&perr, 0, sizeof(perr));
+  pd_status st = pd_path_parse(text, &p, &perr);
+  if (st != PD_OK) {
+    pd_path_clear(&p);
+    size_t off = perr.offset > ev->data.scalar.length ? ev->data.scalar.length
+                                                      : perr.offset;
+    return fail_at(ld, scalar_char_mark(ev, off),
+                   "bad counter path '%s' (expected "
+                   "[\\\\machine]\\object[(instance)]\\counter): %s",
+                   text, perr.message[0] ? perr.message : pd_status_name(st));
+  }
+  e->instance_has_wildcard = p.instance_has_wildcard;
+  e->counter_has_wildcard = p.counter_has_wildcard;
+  pd_path_clear(&p);
+  e->path = strdup(text);
+  if (e->path == NULL)
+    return fail_at(ld, ev->start_mark, "out of memory");
+  return 0;
+}
+
+static int set_string(loader *ld, char **dst, const char *key,
+                      const yaml_event_t *ev, bool allow_empty) {
+  if (!allow_empty && ev->data.scalar.length == 0)
+    return fail_at(ld, ev->start_mark, "expected a value for '%s', got none",
+                   key);
+  if (strlen((const char *)ev->data.scalar.value) != ev->data.scalar.length)
+    return fail_at(ld, ev->start_mark,
+                   "expected a string for '%s', got one with a NUL byte", key);
+  *dst = strdup((const char *)ev->data.scalar.value);
+  if (*dst == NULL)
+    return fail_at(ld, ev->start_mark, "out of memory");
+  return 0;
+}
+
+static int set_scale(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
+  const char *text = (const char *)ev->data.scalar.value;
+  char *end = NULL;
+  errno = 0;
+  double v = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+                     ev->data.scalar.length > 0
+                 ? strtod(text, &end)
+                 : NAN;
+  if (end == NULL || end == text || *end != '\0' || !isfinite(v) ||
+      errno == ERANGE)
+    return fail_expected(ld, ev, "a finite number for 'scale' (e.g. 0.001)");
+  e->scale = v;
+  return 0;
+}
+
+static int set_raw(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
+  static const char *const yes[] = {"true", "yes", "on"};
+  static const char *const no[] = {"false", "no", "off"};
+  const char *text = (const char *)ev->data.scalar.value;
+  if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+    for (size_t i = 0; i < 3; i++) {
+      if (strcasecmp(text, yes[i]) == 0) {
+        e->raw = 1;
+        return 0;
+      }
+      if (strcasecmp(text, no[i]) == 0) {
+        e->raw = 0;
+        return 0;
+      }
+    }
+  }
+  return fail_expected(ld, ev, "true or false for 'raw'");
+}
+
+/* A mapping entry: keys until MAPPING_END. `start` is its MAPPING_START. */
+static int parse_mapping(loader *ld, const yaml_event_t *start) {
+  wp_counter_entry *e = new_entry(ld, start->start_mark);
+  if (e == NULL)
+    return fail_at(ld, start->start_mark, "out of memory");
+  unsigned seen = 0; /* bit per key: duplicates are errors */
+  for (;;) {
+    yaml_event_t key;
+    if (next_event(ld, &key) != 0)
+      return -1;
+    if (key.type == YAML_MAPPING_END_EVENT) {
+      yaml_event_delete(&key);
+      break;
+    }
+    if (key.type != YAML_SCALAR_EVENT) {
+      int rc = fail_expected(ld, &key, "a key (" KEYS_EXPECTED ")");
+      yaml_event_delete(&key);
+      return rc;
+    }
+    static const char *const keys[] = {
+        "path", "type", "plugin_instance", "type_instance", "scale", "raw"};
+    const char *name = (const char *)key.data.scalar.value;
+    size_t k = 0;
+    while (k < 6 && strcmp(name, keys[k]) != 0)
+      k++;
+    if (k == 6) {
+      int rc = fail_at(ld, key.start_mark, "unknown key '%s' (expected %s)",
+                       name, KEYS_EXPECTED);
+      yaml_event_delete(&key);
+      return rc;
+    }
+    if (seen & (1u << k)) {
+      int rc = fail_at(ld, key.start_mark, "duplicate key '%s'", name);
+      yaml_event_delete(&key);
+      return rc;
+    }
+    seen |= 1u << k;
+    yaml_event_delete(&key);
+
+    yaml_event_t val;
+    if (next_event(ld, &val) != 0)
+      return -1;
+    int rc;
+    if (val.type != YAML_SCALAR_EVENT) {
+      char what[64];
+      snprintf(what, sizeof(what), "a single value for '%s'", keys[k]);
+      rc = fail_expected(ld, &val, what);
+    } else {
+      switch (k) {
+      case 0:
+        rc = set_path(ld, e, &val);
+        break;
+      case 1:
+        rc = set_string(ld, &e->type, "type", &val, false);
+        e->type_line = (unsigned)val.start_mark.line + 1;
+        e->type_column = (unsigned)val.start_mark.column + 1;
+        break;
+      case 2:
+        rc = set_string(ld, &e->plugin_instance, "plugin_instance", &val, true);
+        break;
+      case 3:
+        rc = set_string(ld, &e->type_instance, "type_instance", &val, true);
+        break;
+      case 4:
+        rc = set_scale(ld, e, &val);
+        break;
+      default:
+        rc = set_raw(ld, e, &val);
+        break;
+      }
+    }
+    yaml_event_delete(&val);
+    if (rc != 0)
+      return rc;
+  }
+  if (e->path == NULL)
+    return fail_at(ld, start->start_mark,
+                   "expected a 'path' key in this entry (a counter path such "
+                   "as \\Memory\\Available Bytes)");
+  return 0;
+}
+
+/* The top-level list: entries until SEQUENCE_END. */
+static int parse_list(loader *ld) {
+  for (;;) {
+    yaml_event_t ev;
+    if (next_event(ld, &ev) != 0)
+      return -1;
+    int rc = 0;
+    switch (ev.type) {
+    case YAML_SEQUENCE_END_EVENT:
+      yaml_event_delete(&ev);
+      return 0;
+    case YAML_SCALAR_EVENT: {
+      wp_counter_entry *e = new_entry(ld, ev.start_mark);
+      rc = e ? set_path(ld, e, &ev)
+             : fail_at(ld, ev.start_mark, "out of memory");
+      break;
+    }
+    case YAML_MAPPING_START_EVENT:
+      rc = parse_mapping(ld, &ev);
+      break;
+    default:
+      rc = fail_expected(ld, &ev,
+                         "a counter path or a mapping with 'path' as a list "
+                         "entry");
+      break;
+    }
+    yaml_event_delete(&ev);
+    if (rc != 0)
+      return rc;
+  }
+}
+
+static int parse_stream(loader *ld) {
+  yaml_event_t ev;
+  if (next_event(ld, &ev) != 0) /* STREAM_START */
+    return -1;
+  yaml_event_delete(&ev);
+  if (next_event(ld, &ev) != 0)
+    return -1;
+  if (ev.type != YAML_DOCUMENT_START_EVENT) {
+    int rc = fail_at(ld, ev.start_mark,
+                     "expected a list of counter paths, got an empty file");
+    yaml_event_delete(&ev);
+    return rc;
+  }
+  yaml_event_delete(&ev);
+  if (next_event(ld, &ev) != 0)
+    return -1;
+  if (ev.type != YAML_SEQUENCE_START_EVENT) {
+    int rc = ev.type == YAML_SCALAR_EVENT && ev.data.scalar.length == 0 &&
+                     ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+                 ? fail_at(ld, ev.start_mark,
+                           "expected a list of counter paths, got an empty "
+                           "document")
+                 : fail_expected(ld, &ev,
+                                 "a list of counter paths (\"- \\Object\\"
+                                 "Counter\" lines) at the top level");
+    yaml_event_delete(&ev);
+    return rc;
+  }
+  yaml_mark_t list_mark = ev.start_mark;
+  yaml_event_delete(&ev);
+  if (parse_list(ld) != 0)
+    return -1;
+  if (ld->list.count == 0)
+    return fail_at(ld, list_mark,
+                   "expected at least one counter path, got an empty list");
+  if (next_event(ld, &ev) != 0) /* DOCUMENT_END */
+    return -1;
+  yaml_event_delete(&ev);
+  if (next_event(ld, &ev) != 0)
+    return -1;
+  if (ev.type != YAML_STREAM_END_EVENT) {
+    int rc = fail_at(ld, ev.start_mark,
+                     "expected the end of the file, got a second document");
+    yaml_event_delete(&ev);
+    return rc;
+  }
+  yaml_event_delete(&ev);
+  return 0;
+}
+
+static void free_entries(wp_counter_list *list) {
+  for (size_t i = 0; i < list->count; i++) {
+    wp_counter_entry *e = &list->entries[i];
+    free(e->path);
+    free(e->type);
+    free(e->plugin_instance);
+    free(e->type_instance);
+  }
+  free(list->entries);
+  list->entries = NULL;
+  list->count = 0;
+}
+
+void wp_counters_free(wp_counter_list *list) {
+  if (list != NULL)
+    free_entries(list);
+}
+
+static int run(loader *ld, wp_counter_list *out) {
+  int rc = parse_stream(ld);
+  yaml_parser_delete(&ld->parser);
+  if (rc != 0) {
+    free_entries(&ld->list);
+    return -1;
+  }
+  *out = ld->list;
+  return 0;
+}
+
+int wp_counters_parse(const char *filename, const char *text, size_t len,
+                      wp_counter_list *out, char *err, size_t errlen) {
+  loader ld;
+  memset(&ld, 0, sizeof(ld));
+  ld.file = filename;
+  ld.err = err;
+  ld.errlen = errlen;
+  out->entries = NULL;
+  out->count = 0;
+  if (!yaml_parser_initialize(&ld.parser)) {
+    snprintf(err, errlen, "%s: cannot initialize the YAML parser", filename);
+    return -1;
+  }
+  yaml_parser_set_input_string(&ld.parser, (const unsigned char *)text, len);
+  return run(&ld, out);
+}
+
+int wp_counters_load(const char *filename, wp_counter_list *out, char *err,
+                     size_t errlen) {
+  out->entries = NULL;
+  out->count = 0;
+  FILE *f = fopen(filename, "rb");
+  if (f == NULL) {
+    snprintf(err, errlen, "%s: cannot open: %s", filename, strerror(errno));
+    return -1;
+  }
+  loader ld;
+  memset(&ld, 0, sizeof(ld));
+  ld.file = filename;
+  ld.err = err;
+  ld.errlen = errlen;
+  if (!yaml_parser_initialize(&ld.parser)) {
+    fclose(f);
+    snprintf(err, errlen, "%s: cannot initialize the YAML parser", filename);
+    return -1;
+  }
+  yaml_parser_set_input_file(&ld.parser, f);
+  int rc = run(&ld, out);
+  fclose(f);
+  return rc;
+}

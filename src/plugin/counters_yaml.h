@@ -1,0 +1,50 @@
+/* collectd-winperf: the plugin's YAML counter list (CountersFile).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * No collectd header here, so the loader is unit-tested on its own. The file
+ * is a YAML list; each entry is a counter path (spec 4.2) or a mapping:
+ *
+ *   - \Processor(*)\% Processor Time
+ *   - path: \Memory\Available Bytes
+ *     type: bytes              # types.db type with one data source
+ *     plugin_instance: mem     # naming overrides (doc/collectd-winperf.5)
+ *     type_instance: available
+ *     scale: 1                 # multiplies the value
+ *     raw: false               # dispatch the raw counter instead
+ *
+ * Every error reads "FILE:LINE:COLUMN: what was expected" (1-based).
+ */
+#ifndef WP_COUNTERS_YAML_H
+#define WP_COUNTERS_YAML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct wp_counter_entry {
+  char *path;
+  char *type;                 /* NULL: the naming rule's default */
+  char *plugin_instance;      /* NULL: default */
+  char *type_instance;        /* NULL: default */
+  double scale;               /* 1.0 when absent */
+  int raw;                    /* -1 absent, 0 false, 1 true */
+  bool instance_has_wildcard; /* from the parsed path */
+  bool counter_has_wildcard;
+  unsigned line, column;           /* 1-based: where the entry starts */
+  unsigned type_line, type_column; /* where the type's value is; 0 if none */
+} wp_counter_entry;
+
+typedef struct wp_counter_list {
+  wp_counter_entry *entries;
+  size_t count;
+} wp_counter_list;
+
+/* Parse `len` bytes of YAML; `filename` only names the input in messages.
+ * 0 on success; -1 with "FILE:LINE:COL: ..." in err (and *out empty). */
+int wp_counters_parse(const char *filename, const char *text, size_t len,
+                      wp_counter_list *out, char *err, size_t errlen);
+/* Read and parse the file. */
+int wp_counters_load(const char *filename, wp_counter_list *out, char *err,
+                     size_t errlen);
+void wp_counters_free(wp_counter_list *list);
+
+#endif
