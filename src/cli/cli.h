@@ -1,0 +1,111 @@
+/* collectd-winperf: helpers shared by the winperf subcommands.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Each subcommand is a function `int cmd_NAME(int argc, char **argv)` (argv[0]
+ * is the subcommand's name) returning an exit status; winperf.c dispatches to
+ * them from one table. Errors are reported with cli_error(): exactly one line
+ * on stderr, "winperf: WHAT: REASON".
+ */
+#ifndef WINPERF_CLI_H
+#define WINPERF_CLI_H
+
+#include "perfdata.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses (documented in doc/winperf.1). */
+enum {
+  CLI_EXIT_OK = 0,
+  CLI_EXIT_NO_MATCH = 1, /* query: a path matched no counter */
+  CLI_EXIT_ERROR = 2,    /* usage, unreadable file, malformed input */
+};
+
+/* Files larger than this are refused before reading (a real blob is a few
+ * MB; a name table well under 1 MB). */
+#define CLI_MAX_FILE_SIZE ((size_t)256 << 20)
+
+/* Subcommands (one file each). */
+int cmd_dump(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+
+/* "Usage: winperf NAME SYNOPSIS" and the summary, for a subcommand's --help
+ * (winperf.c owns the table). */
+void cli_command_usage(FILE *out, const char *name);
+
+/* Print "winperf: " + the message + newline on stderr, as one line (control
+ * characters in the message are replaced). Returns CLI_EXIT_ERROR. */
+int cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* One-line error for a pd_error from `file`'s bytes: "FILE: offset 0x1a8:
+ * reason". Returns CLI_EXIT_ERROR. */
+int cli_error_at(const char *file, const pd_error *err);
+
+/* Read a whole file (at most CLI_MAX_FILE_SIZE bytes) into a malloc'ed
+ * buffer. On failure reports the error with cli_error and returns false. */
+bool cli_read_file(const char *path, uint8_t **data, size_t *len);
+
+/* Read and parse a names table (--names FILE); reports errors. */
+bool cli_load_names(const char *path, pd_names **names);
+
+/* Write s to out with control characters (and DEL) replaced by '?', so a
+ * text line stays one line and tab-separated columns stay columns. */
+void cli_put_text(FILE *out, const char *s);
+
+/* Text rendering of a computed value: fixed notation with at most 6
+ * decimals, trailing zeros and a trailing '.' removed ("75", "0.003",
+ * "12.5"). buf must hold 64 bytes; non-finite values give "nan"/"inf". */
+void cli_format_value(double v, char *buf, size_t cap);
+
+/* "2024-01-01T00:00:00.0000000Z" from a FILETIME-like count of 100 ns since
+ * 1601-01-01 UTC (PerfTime100nSec); false for negative counts. */
+bool cli_format_filetime(int64_t ticks, char *buf, size_t cap);
+
+/* "2024-01-01T00:00:00.000Z" from a SYSTEMTIME (fields as on the wire,
+ * printed without validation). */
+void cli_format_systemtime(const uint16_t st[8], char *buf, size_t cap);
+
+/* CounterType as its spec 2.2 name, or "0x%08x" when unnamed. */
+const char *cli_type_name(uint32_t type, char *buf, size_t cap);
+
+/* Options shared by the subcommands: put CLI_COMMON_LONGOPTS in the
+ * getopt_long table, start the short options with CLI_COMMON_SHORTOPTS and
+ * pass every option the subcommand does not handle itself to
+ * cli_common_option. */
+typedef struct cli_common {
+  bool json;
+  const char *names_file;
+} cli_common;
+
+#define CLI_COMMON_SHORTOPTS ":jn:h"
+#define CLI_COMMON_LONGOPTS                                                    \
+  {"json", no_argument, NULL, 'j'}, {"names", required_argument, NULL, 'n'}, { \
+    "help", no_argument, NULL, 'h'                                             \
+  }
+#define CLI_CONTINUE (-1)
+
+/* Handle getopt_long's `c` for `command`: --json and --names give
+ * CLI_CONTINUE; --help prints the usage and gives CLI_EXIT_OK; anything
+ * else is reported and gives CLI_EXIT_ERROR. */
+int cli_common_option(int c, cli_common *opt, const char *command, char **argv);
+
+/* A blob file read into memory and decoded (the snapshot points into
+ * data: free both together with cli_blob_clear). */
+typedef struct cli_blob {
+  const char *file;
+  uint8_t *data;
+  size_t len;
+  pd_snapshot *snap;
+} cli_blob;
+
+/* Read and decode b->file; reports errors. */
+bool cli_blob_load(cli_blob *b);
+void cli_blob_clear(cli_blob *b);
+
+#endif
