@@ -73,6 +73,22 @@ size_t pd_utf16_to_utf8(const uint8_t *src, size_t units, bool big_endian,
   const size_t hi = big_endian ? 0 : 1, lo = big_endian ? 1 : 0;
   size_t i = 0;
   while (i < units) {
+    /* Fast path: a run of ASCII stored straight into out (locals, because
+     * stores through char * would make the compiler reload w's fields). */
+    if (w.written == w.need) {
+      size_t k = w.written, room = cap > k ? cap - k - 1 : 0;
+      size_t stop = units - i < room ? units - i : room;
+      const uint8_t *p = src + 2 * i;
+      size_t j = 0;
+      while (j < stop && p[2 * j + hi] == 0 && p[2 * j + lo] - 1u < 0x7Fu) {
+        out[k + j] = (char)p[2 * j + lo];
+        j++;
+      }
+      i += j;
+      w.written = w.need = k + j;
+      if (i >= units)
+        break;
+    }
     const uint8_t *p = src + 2 * i;
     uint32_t u = (uint32_t)p[hi] << 8 | p[lo];
     if (u < 0x80) {
