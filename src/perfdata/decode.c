@@ -40,6 +40,7 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->full);
     free(n->hash);
     free(n->next);
+    free(n->dup);
     free(n->bucket);
   }
   free(snap->names);
