@@ -1,3 +1,58 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT */
-/* (being written) */
+/* collectd-winperf: the remote source, a Windows host read over MS-RRP.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * The source runs winperf-remote-helper (src/remote/helper.c) as a child
+ * process (fork/exec, no shell) and speaks the framed protocol of
+ * src/remote/frame.h with it over a socket pair. libsmbclient lives only in
+ * the helper. A helper that dies or stops answering within the timeout is
+ * killed and started again on the next call.
+ *
+ * Not thread-safe: one source per host, used by one thread at a time.
+ */
+#ifndef WP_SOURCE_REMOTE_H
+#define WP_SOURCE_REMOTE_H
+
 #include "source.h"
+
+#include <sys/types.h>
+
+typedef struct wp_remote_options {
+  const char *host;             /* required: name or address */
+  unsigned port;                /* 0: 445 */
+  const char *user;             /* "[DOMAIN\]name"; NULL: from the file/env */
+  const char *domain;           /* NULL: from the user or the file */
+  const char *credentials_file; /* smbclient -A format; NULL: environment */
+  const char *helper;           /* NULL: WP_REMOTE_HELPER_PATH */
+  unsigned connect_timeout_ms;  /* 0: 10000 */
+  unsigned query_timeout_ms;    /* 0: 30000 */
+  int encrypt;                  /* require SMB3 encryption */
+} wp_remote_options;
+
+/* Why the last call failed (src/remote/frame.h wpr_error_kind values), so
+ * the caller can back off harder on an authentication failure. */
+enum {
+  WP_REMOTE_ERR_NONE = -1,
+  WP_REMOTE_ERR_OTHER = 0,
+  WP_REMOTE_ERR_AUTH = 1,
+  WP_REMOTE_ERR_CONNECT = 2,
+  WP_REMOTE_ERR_TIMEOUT = 3,
+  WP_REMOTE_ERR_PROTOCOL = 4,
+  WP_REMOTE_ERR_SERVER = 5,
+  WP_REMOTE_ERR_CONFIG = 6,
+  WP_REMOTE_ERR_REQUEST = 7,
+  WP_REMOTE_ERR_HELPER = 100, /* the helper could not start or died */
+};
+
+/* Create the source. The helper starts lazily, on the first collect/names.
+ * Returns NULL (errbuf says why) on bad options or no memory. */
+wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
+                                size_t errlen);
+
+/* The kind of the last failure (WP_REMOTE_ERR_*), WP_REMOTE_ERR_NONE after
+ * a success. src must come from wp_remote_source_new. */
+int wp_remote_last_error(const wp_source *src);
+
+/* The helper's pid, or -1 when none runs (for tests and diagnostics). */
+pid_t wp_remote_helper_pid(const wp_source *src);
+
+#endif

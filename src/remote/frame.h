@@ -1,0 +1,72 @@
+/* collectd-winperf: the framed protocol between the plugin and the helper.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Over a stream (the helper's stdin/stdout), each message is
+ *   u32 little-endian payload length | u8 type | payload
+ * Requests (plugin -> helper), one at a time, each answered by exactly one
+ * DATA or ERROR:
+ *   QUERY 'Q': the value name to read from HKEY_PERFORMANCE_DATA, ASCII
+ *              ("Global" or an index list such as "238 2 4")
+ *   NAMES 'N': empty: the "Counter 009" name table
+ * Answers (helper -> plugin):
+ *   DATA  'D': u32 LE registry type, then the value's bytes
+ *   ERROR 'E': u8 error kind (wpr_error_kind), then a UTF-8 message
+ */
+#ifndef WP_REMOTE_FRAME_H
+#define WP_REMOTE_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WPR_FRAME_HDR 5
+/* Largest payload either side accepts: the MS-RRP data limit + the type. */
+#define WPR_FRAME_MAX (0x4000000u + 4u)
+/* Largest request payload (a value name). */
+#define WPR_REQUEST_MAX 1024u
+
+enum {
+  WPR_MSG_QUERY = 'Q',
+  WPR_MSG_NAMES = 'N',
+  WPR_MSG_DATA = 'D',
+  WPR_MSG_ERROR = 'E',
+};
+
+typedef enum wpr_error_kind {
+  WPR_ERR_OTHER = 0,
+  WPR_ERR_AUTH = 1,     /* credentials refused: do not retry fast */
+  WPR_ERR_CONNECT = 2,  /* host unreachable, port closed, pipe missing */
+  WPR_ERR_TIMEOUT = 3,  /* the server did not answer in time */
+  WPR_ERR_PROTOCOL = 4, /* malformed or hostile answer from the server */
+  WPR_ERR_SERVER = 5,   /* the server answered with a Win32 error/fault */
+  WPR_ERR_CONFIG = 6,   /* bad helper arguments or credentials file */
+  WPR_ERR_REQUEST = 7,  /* malformed request from the plugin */
+} wpr_error_kind;
+
+/* "auth", "connect", ... */
+const char *wpr_error_kind_name(wpr_error_kind kind);
+
+/* Write the 5-byte header. */
+void wpr_frame_header(uint8_t out[WPR_FRAME_HDR], uint8_t type,
+                      uint32_t payload_len);
+
+/* Check a received header: a known type, and a payload length within `max`
+ * (and small for requests). 0 or -1 with err. */
+int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
+                           uint8_t *type, uint32_t *payload_len, char *err,
+                           size_t errlen);
+
+/* Check a QUERY payload: 1..WPR_REQUEST_MAX printable ASCII bytes. Copies
+ * it NUL-terminated into name (size >= WPR_REQUEST_MAX + 1). 0 or -1. */
+int wpr_parse_query(const uint8_t *payload, size_t len, char *name,
+                    size_t namesize, char *err, size_t errlen);
+
+/* ERROR payload: kind byte + message (truncated to fit cap). Returns the
+ * payload length (>= 1) or 0 if cap < 1. */
+size_t wpr_build_error(uint8_t *out, size_t cap, wpr_error_kind kind,
+                       const char *msg);
+/* Decode an ERROR payload into kind + NUL-terminated message (control
+ * characters replaced by '?'). */
+void wpr_parse_error(const uint8_t *payload, size_t len, wpr_error_kind *kind,
+                     char *msg, size_t msgsize);
+
+#endif
