@@ -139,9 +139,7 @@ static int set_path(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
     pd_path_clear(&p);
     size_t off = perr.offset > ev->data.scalar.length ? ev->data.scalar.length
                                                       : perr.offset;
-    return fail_at(ld, scalar_char_mark(ev, off),
-                   "bad counter path '%s' (expected "
-                   "[\\\\machine]\\object[(instance)]\\counter): %s",
+    return fail_at(ld, scalar_char_mark(ev, off), "bad counter path '%s' (%s)",
                    text, perr.message[0] ? perr.message : pd_status_name(st));
   }
   e->instance_has_wildcard = p.instance_has_wildcard;

@@ -1,0 +1,199 @@
+/* collectd-winperf tests: the plugin's YAML counter list loader.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Every line:column below was counted by hand from the YAML text (1-based,
+ * in characters); a path error points at the offending character.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters_yaml.h"
+#include "tap.h"
+
+static char err[1024];
+
+static int parse(const char *text, wp_counter_list *list) {
+  err[0] = '\0';
+  return wp_counters_parse("t.yaml", text, strlen(text), list, err,
+                           sizeof(err));
+}
+
+/* The error starts with `where` ("t.yaml:L:C: ") and contains `what`. */
+static void check_error(const char *text, const char *where, const char *what,
+                        const char *name) {
+  wp_counter_list list = {(wp_counter_entry *)1, 99};
+  int rc = parse(text, &list);
+  IS_INT(rc, -1, "%s: rejected", name);
+  OK(list.entries == NULL && list.count == 0, "%s: list left empty", name);
+  if (!OK(strncmp(err, where, strlen(where)) == 0, "%s: at %s", name, where))
+    tap_diag("  error: %s", err);
+  if (!OK(strstr(err, what) != NULL, "%s: says \"%s\"", name, what))
+    tap_diag("  error: %s", err);
+}
+
+static void test_valid(void) {
+  const char *text = "# counters\n"
+                     "- \\Processor(*)\\% Processor Time\n"
+                     "- '\\Memory\\Available Bytes'\n"
+                     "- path: \\System\\Processes\n"
+                     "  type: gauge\n"
+                     "  plugin_instance: sys\n"
+                     "  type_instance: procs\n"
+                     "  scale: 0.5\n"
+                     "  raw: true\n"
+                     "- {path: '\\Process(svchost#1)\\*', raw: off}\n"
+                     "- path: \\LogicalDisk(C:)\\Free Megabytes\n"
+                     "  plugin_instance: ''\n";
+  wp_counter_list list;
+  int rc = parse(text, &list);
+  IS_INT(rc, 0, "valid file parses");
+  if (rc != 0) {
+    tap_diag("  error: %s", err);
+    return;
+  }
+  IS_INT(list.count, 5, "five entries");
+  if (list.count != 5)
+    return;
+  const wp_counter_entry *e = list.entries;
+  IS_STR(e[0].path, "\\Processor(*)\\% Processor Time", "plain path");
+  IS_INT(e[0].line, 2, "entry 0 line");
+  IS_INT(e[0].column, 3, "entry 0 column");
+  OK(e[0].instance_has_wildcard && !e[0].counter_has_wildcard,
+     "entry 0: instance wildcard only");
+  OK(e[0].type == NULL && e[0].plugin_instance == NULL &&
+         e[0].type_instance == NULL,
+     "entry 0: no overrides");
+  IS_DOUBLE(e[0].scale, 1.0, "entry 0: scale defaults to 1");
+  IS_INT(e[0].raw, -1, "entry 0: raw unset");
+  IS_STR(e[1].path, "\\Memory\\Available Bytes", "quoted path");
+  IS_INT(e[2].line, 4, "entry 2 line");
+  IS_INT(e[2].column, 3, "entry 2 column");
+  IS_STR(e[2].path, "\\System\\Processes", "mapping path");
+  IS_STR(e[2].type, "gauge", "type");
+  IS_INT(e[2].type_line, 5, "type line");
+  IS_INT(e[2].type_column, 9, "type column");
+  IS_STR(e[2].plugin_instance, "sys", "plugin_instance");
+  IS_STR(e[2].type_instance, "procs", "type_instance");
+  IS_DOUBLE(e[2].scale, 0.5, "scale");
+  IS_INT(e[2].raw, 1, "raw true");
+  IS_STR(e[3].path, "\\Process(svchost#1)\\*", "flow mapping path");
+  OK(!e[3].instance_has_wildcard && e[3].counter_has_wildcard,
+     "entry 3: counter wildcard only");
+  IS_INT(e[3].raw, 0, "raw off");
+  IS_INT(e[3].line, 10, "flow entry line");
+  IS_INT(e[3].column, 3, "flow entry column");
+  IS_STR(e[4].plugin_instance, "", "empty plugin_instance allowed");
+  wp_counters_free(&list);
+  OK(list.entries == NULL && list.count == 0, "free empties the list");
+}
+
+static void test_errors(void) {
+  check_error("- path: \\A\\B\n  colour: red\n", "t.yaml:2:3: ",
+              "unknown key 'colour' (expected path, type, plugin_instance, "
+              "type_instance, scale or raw)",
+              "unknown key");
+  check_error("- path: \\A\\B\n  type: gauge\n  type: derive\n",
+              "t.yaml:3:3: ", "duplicate key 'type'", "duplicate key");
+  check_error("path: \\A\\B\n",
+              "t.yaml:1:1: ", "expected a list of counter paths",
+              "top-level mapping");
+  check_error("\\A\\B\n", "t.yaml:1:1: ", "expected a list of counter paths",
+              "top-level scalar");
+  check_error("", "t.yaml:1:1: ", "got an empty file", "empty file");
+  check_error("# only a comment\n", "t.yaml:2:1: ", "got an empty file",
+              "comment only");
+  check_error("[]\n", "t.yaml:1:1: ", "got an empty list", "empty list");
+  check_error("- \\A\\B\n- [a, b]\n", "t.yaml:2:3: ",
+              "expected a counter path or a mapping with 'path' as a list "
+              "entry, got a list",
+              "nested list");
+  check_error("- type: gauge\n", "t.yaml:1:3: ", "expected a 'path' key",
+              "mapping without path");
+  check_error("- path: \\A\\B\n  scale: lots\n", "t.yaml:2:10: ",
+              "expected a finite number for 'scale' (e.g. 0.001), got 'lots'",
+              "scale not a number");
+  check_error("- path: \\A\\B\n  scale: '2'\n",
+              "t.yaml:2:10: ", "expected a finite number for 'scale'",
+              "quoted scale");
+  check_error("- path: \\A\\B\n  scale: .inf\n",
+              "t.yaml:2:10: ", "expected a finite number for 'scale'",
+              "infinite scale");
+  check_error("- path: \\A\\B\n  raw: maybe\n",
+              "t.yaml:2:8: ", "expected true or false for 'raw', got 'maybe'",
+              "raw not bool");
+  check_error("- path: \\A\\B\n  type:\n",
+              "t.yaml:2:8: ", "expected a value for 'type'", "empty type");
+  check_error("- path: [\\A\\B]\n",
+              "t.yaml:1:9: ", "expected a single value for 'path', got a list",
+              "path is a list");
+  check_error("- \\A\\B\n---\n- \\C\\D\n",
+              "t.yaml:2:1: ", "got a second document", "two documents");
+  check_error("- &a \\A\\B\n- *a\n", "t.yaml:2:3: ", "got an alias (*a)",
+              "alias");
+  check_error("- 'unterminated\n", "t.yaml:", "YAML syntax error",
+              "syntax error");
+  check_error("- \\A\\B\n- ]\n", "t.yaml:2:3: ",
+              "YAML syntax error: did not find expected node content",
+              "stray ']'");
+  check_error("- \\A\\B\n\t- \\C\\D\n",
+              "t.yaml:2:1: ", "YAML syntax error: found a tab character",
+              "tab indentation");
+  /* Path syntax: the column is the offending character of the path. */
+  check_error("- Processor\\X\n",
+              "t.yaml:1:3: ", "bad counter path 'Processor\\X'",
+              "path without leading \\");
+  check_error("- \\A\\B\n- \\Processor()\\X\n",
+              "t.yaml:2:14: ", "empty instance name",
+              "empty instance: column of ')'");
+  check_error("- path: '\\Proc*\\X'\n",
+              "t.yaml:1:15: ", "wildcards are not allowed in the object name",
+              "quoted: column of '*'");
+  check_error("- \\\xc3\x96(a)x\\Y\n",
+              "t.yaml:1:8: ", "after the instance's ')'",
+              "UTF-8 counted as characters");
+  check_error("- path: ''\n", "t.yaml:1:9: ", "got an empty value",
+              "empty path");
+}
+
+static void test_file(void) {
+  char dir[] = "/tmp/wp-yaml-XXXXXX";
+  if (!OK(mkdtemp(dir) != NULL, "temp dir"))
+    return;
+  char path[256];
+  snprintf(path, sizeof(path), "%s/counters.yaml", dir);
+  FILE *f = fopen(path, "w");
+  fputs("- \\System\\Processes\n- path: \\A\n", f);
+  fclose(f);
+  wp_counter_list list;
+  int rc = wp_counters_load(path, &list, err, sizeof(err));
+  IS_INT(rc, -1, "file with a bad path rejected");
+  char want[300];
+  snprintf(want, sizeof(want), "%s:2:11: bad counter path", path);
+  if (!OK(strncmp(err, want, strlen(want)) == 0, "error names the file"))
+    tap_diag("  error: %s", err);
+
+  f = fopen(path, "w");
+  fputs("- \\System\\Processes\n", f);
+  fclose(f);
+  rc = wp_counters_load(path, &list, err, sizeof(err));
+  IS_INT(rc, 0, "good file loads");
+  IS_INT(list.count, 1, "one entry");
+  wp_counters_free(&list);
+  unlink(path);
+
+  rc = wp_counters_load(path, &list, err, sizeof(err));
+  IS_INT(rc, -1, "missing file rejected");
+  snprintf(want, sizeof(want), "%s: cannot open: ", path);
+  if (!OK(strncmp(err, want, strlen(want)) == 0, "missing file named"))
+    tap_diag("  error: %s", err);
+  rmdir(dir);
+}
+
+int main(void) {
+  test_valid();
+  test_errors();
+  test_file();
+  return tap_done();
+}

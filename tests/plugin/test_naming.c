@@ -1,0 +1,146 @@
+/* collectd-winperf tests: the plugin's metric naming rule.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * The rule (doc/collectd-winperf.5): plugin_instance = object, "-" and the
+ * full instance name when there is one; type_instance = counter; '/', '\'
+ * and control characters become '_', the rest passes through; names are cut
+ * to DATA_MAX_NAME_LEN - 1 = 127 bytes on a UTF-8 character boundary.
+ */
+#include <string.h>
+
+#include "naming.h"
+#include "perfdata.h"
+#include "tap.h"
+
+#define N 128 /* collectd's DATA_MAX_NAME_LEN */
+
+static char *repeat(char *buf, char c, size_t n) {
+  memset(buf, c, n);
+  buf[n] = '\0';
+  return buf;
+}
+
+static void test_sanitize(void) {
+  char out[N];
+  wp_name_sanitize(out, N, "explorer/0");
+  IS_STR(out, "explorer_0", "'/' becomes '_'");
+  wp_name_sanitize(out, N, "C:\\Windows");
+  IS_STR(out, "C:_Windows", "'\\' becomes '_'");
+  wp_name_sanitize(out, N, "a\tb\nc\x7f");
+  IS_STR(out, "a_b_c_", "C0 controls and DEL become '_'");
+  wp_name_sanitize(out, N, "a\xc2\x85z");
+  IS_STR(out, "a_z", "a C1 control (U+0085) becomes one '_'");
+  wp_name_sanitize(out, N, "% Processor Time");
+  IS_STR(out, "% Processor Time", "spaces and %% unchanged");
+  wp_name_sanitize(out, N, "# of Exceps Thrown");
+  IS_STR(out, "# of Exceps Thrown", "# unchanged");
+  wp_name_sanitize(out, N, "Intel(R) PRO.1000 svchost#1");
+  IS_STR(out, "Intel(R) PRO.1000 svchost#1", "parentheses, dots, # unchanged");
+  wp_name_sanitize(out, N, "Prozessorzeit (%) \xc3\xa4\xe2\x82\xac");
+  IS_STR(out, "Prozessorzeit (%) \xc3\xa4\xe2\x82\xac", "UTF-8 unchanged");
+  wp_name_sanitize(out, N, "Avg. Disk sec/Read");
+  IS_STR(out, "Avg. Disk sec_Read", "counter name with '/'");
+
+  char in[300], want[300];
+  repeat(in, 'a', 200);
+  wp_name_sanitize(out, N, in);
+  IS_INT(strlen(out), 127, "cut to 127 bytes");
+  /* 126 ASCII + a 2-byte character = 128 bytes: the character goes. */
+  repeat(in, 'a', 126);
+  strcat(in, "\xc3\xa9");
+  wp_name_sanitize(out, N, in);
+  IS_STR(out, repeat(want, 'a', 126), "2-byte character not split");
+  repeat(in, 'a', 125);
+  strcat(in, "\xc3\xa9");
+  wp_name_sanitize(out, N, in);
+  IS_INT(strlen(out), 127, "2-byte character that fits is kept");
+  repeat(in, 'a', 125);
+  strcat(in, "\xe2\x82\xac");
+  wp_name_sanitize(out, N, in);
+  IS_STR(out, repeat(want, 'a', 125), "3-byte character not split");
+  repeat(in, 'a', 124);
+  strcat(in, "\xf0\x9f\x98\x80x");
+  wp_name_sanitize(out, N, in);
+  IS_STR(out, repeat(want, 'a', 124), "4-byte character not split");
+  wp_name_sanitize(out, 1, "abc");
+  IS_STR(out, "", "size 1: empty string");
+  wp_name_sanitize(out, N, "a\x80z");
+  IS_STR(out, "a\x80z", "a stray continuation byte passes as one byte");
+}
+
+static void test_plugin_instance(void) {
+  char out[N];
+  wp_name_plugin_instance(out, N, "Processor", "0", NULL, true);
+  IS_STR(out, "Processor-0", "object-instance");
+  wp_name_plugin_instance(out, N, "Processor", "_Total", NULL, false);
+  IS_STR(out, "Processor-_Total", "named instance");
+  wp_name_plugin_instance(out, N, "Memory", NULL, NULL, false);
+  IS_STR(out, "Memory", "single-instance object: object only");
+  wp_name_plugin_instance(out, N, "Thread", "explorer/0", NULL, true);
+  IS_STR(out, "Thread-explorer_0", "parent/name: '/' becomes '_'");
+  wp_name_plugin_instance(out, N, "Process", "svchost#1", NULL, true);
+  IS_STR(out, "Process-svchost#1", "duplicate suffix kept");
+  wp_name_plugin_instance(out, N, "Network Interface",
+                          "Intel[R] Ethernet 10G 2P X520 Adapter", NULL, true);
+  IS_STR(out, "Network Interface-Intel[R] Ethernet 10G 2P X520 Adapter",
+         "spaces kept");
+  wp_name_plugin_instance(out, N, "Processor", "0", "cpu", true);
+  IS_STR(out, "cpu-0", "override + wildcard: instance appended");
+  wp_name_plugin_instance(out, N, "Processor", "_Total", "cpu_total", false);
+  IS_STR(out, "cpu_total", "override without wildcard: exactly the override");
+  wp_name_plugin_instance(out, N, "Memory", NULL, "mem", true);
+  IS_STR(out, "mem", "override on a single-instance object");
+  wp_name_plugin_instance(out, N, "Processor", "0", "a/b", false);
+  IS_STR(out, "a_b", "override sanitized");
+
+  char obj[200], want[200];
+  repeat(obj, 'o', 120);
+  wp_name_plugin_instance(out, N, obj, "bcdefghij", NULL, true);
+  repeat(want, 'o', 120);
+  strcat(want, "-bcdefg");
+  IS_STR(out, want, "object + instance cut at 127 bytes");
+  repeat(obj, 'o', 125);
+  wp_name_plugin_instance(out, N, obj, "\xc3\xa4x", NULL, true);
+  repeat(want, 'o', 125);
+  strcat(want, "-");
+  IS_STR(out, want, "cut before a 2-byte character of the instance");
+}
+
+static void test_type_instance(void) {
+  char out[N];
+  wp_name_type_instance(out, N, "% Processor Time", NULL, false);
+  IS_STR(out, "% Processor Time", "counter name");
+  wp_name_type_instance(out, N, "Avg. Disk sec/Read", NULL, true);
+  IS_STR(out, "Avg. Disk sec_Read", "counter name sanitized");
+  wp_name_type_instance(out, N, "% Processor Time", "busy", false);
+  IS_STR(out, "busy", "override");
+  wp_name_type_instance(out, N, "% Processor Time", "busy", true);
+  IS_STR(out, "busy-% Processor Time", "override + counter wildcard");
+}
+
+static void test_types(void) {
+  IS_STR(wp_name_default_type(false, PD_COUNTER_COUNTER), "gauge",
+         "formatted rate: gauge");
+  IS_STR(wp_name_default_type(false, PD_100NSEC_TIMER), "gauge",
+         "formatted percentage: gauge (U:U, can exceed 100)");
+  IS_STR(wp_name_default_type(true, PD_COUNTER_COUNTER), "derive",
+         "raw COUNTER_COUNTER: derive");
+  IS_STR(wp_name_default_type(true, PD_COUNTER_BULK_COUNT), "derive",
+         "raw BULK_COUNT: derive");
+  IS_STR(wp_name_default_type(true, PD_100NSEC_TIMER), "derive",
+         "raw 100NSEC_TIMER: derive");
+  IS_STR(wp_name_default_type(true, PD_COUNTER_RAWCOUNT), "gauge",
+         "raw RAWCOUNT: gauge");
+  IS_STR(wp_name_default_type(true, PD_COUNTER_LARGE_RAWCOUNT), "gauge",
+         "raw LARGE_RAWCOUNT: gauge");
+  IS_STR(wp_name_default_type(true, PD_RAW_FRACTION), "gauge",
+         "raw RAW_FRACTION: gauge");
+}
+
+int main(void) {
+  test_sanitize();
+  test_plugin_instance();
+  test_type_instance();
+  test_types();
+  return tap_done();
+}

@@ -1,0 +1,173 @@
+/* collectd-winperf tests: the replay source (src/source/replay.c).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "replay.h"
+#include "tap.h"
+
+static char dir[64];
+static char err[1024];
+
+static void write_file(const char *name, const char *content) {
+  char path[256];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  if (f == NULL) {
+    perror(path);
+    exit(1);
+  }
+  fputs(content, f);
+  fclose(f);
+}
+
+static char *content(const wp_buffer *b) {
+  static char s[256];
+  size_t n = b->len < sizeof(s) - 1 ? b->len : sizeof(s) - 1;
+  memcpy(s, b->data ? (const char *)b->data : "", n);
+  s[n] = '\0';
+  return s;
+}
+
+static void collect_expect(wp_source *src, wp_buffer *b, const char *want,
+                           const char *name) {
+  err[0] = '\0';
+  wp_source_status st = src->collect(src, "238 2", b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_OK, "%s: collect ok", name);
+  IS_STR(content(b), want, "%s: content", name);
+}
+
+static void test_open_errors(void) {
+  wp_source *s = wp_replay_open("/nonexistent/capture", true, err, sizeof(err));
+  OK(s == NULL, "missing directory: no source");
+  OK(strstr(err, "/nonexistent/capture: cannot open the capture directory") !=
+         NULL,
+     "missing directory named: %s", err);
+  s = wp_replay_open(dir, true, err, sizeof(err));
+  OK(s == NULL, "no blobs: no source");
+  char want[128];
+  snprintf(want, sizeof(want), "%s: no *.blob files", dir);
+  OK(strstr(err, want) != NULL, "no blobs: says so: %s", err);
+}
+
+static void test_order_and_loop(void) {
+  write_file("b.blob", "B");
+  write_file("a.blob", "A");
+  write_file("10.blob", "TEN");
+  write_file("9.blob", "NINE");
+  write_file("notes.txt", "not a blob");
+  write_file(".blob", "just the extension"); /* no name: not a blob */
+  write_file("names.multisz", "NAMES");
+  char sub[128];
+  snprintf(sub, sizeof(sub), "%s/sub.blob", dir);
+  mkdir(sub, 0700); /* a directory named *.blob is skipped */
+
+  wp_source *s = wp_replay_open(dir, true, err, sizeof(err));
+  if (!OK(s != NULL, "open with blobs")) {
+    tap_diag("  %s", err);
+    return;
+  }
+  IS_STR(s->kind, "replay", "kind");
+  IS_INT(wp_replay_blob_count(s), 4, "four blobs");
+  OK(wp_replay_last_file(s) == NULL, "no file read yet");
+  wp_buffer b = {0};
+  /* byte order of names: "10" < "9" < "a" < "b" */
+  collect_expect(s, &b, "TEN", "first: 10.blob");
+  char want[128];
+  snprintf(want, sizeof(want), "%s/10.blob", dir);
+  IS_STR(wp_replay_last_file(s), want, "last file named");
+  collect_expect(s, &b, "NINE", "second: 9.blob");
+  const uint8_t *data = b.data;
+  collect_expect(s, &b, "A", "third: a.blob");
+  collect_expect(s, &b, "B", "fourth: b.blob");
+  collect_expect(s, &b, "TEN", "loop: 10.blob again");
+  OK(b.data == data, "buffer reused, not reallocated");
+  wp_source_status st = s->names(s, &b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_OK, "names ok");
+  IS_STR(content(&b), "NAMES", "names content");
+  snprintf(want, sizeof(want), "%s/names.multisz", dir);
+  IS_STR(wp_replay_last_file(s), want, "names file named");
+  s->destroy(s);
+
+  s = wp_replay_open(dir, false, err, sizeof(err));
+  for (int i = 0; i < 4; i++) {
+    st = s->collect(s, "", &b, err, sizeof(err));
+    IS_INT(st, WP_SOURCE_OK, "no loop: blob %d", i + 1);
+  }
+  IS_STR(content(&b), "B", "no loop: last blob read");
+  st = s->collect(s, "", &b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_END, "no loop: END after the last blob");
+  st = s->collect(s, "", &b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_END, "no loop: END stays");
+  s->destroy(s);
+  wp_buffer_free(&b);
+}
+
+static void test_read_errors(void) {
+  wp_source *s = wp_replay_open(dir, true, err, sizeof(err));
+  wp_buffer b = {0};
+  char path[128];
+  snprintf(path, sizeof(path), "%s/9.blob", dir);
+  unlink(path); /* vanished after the scan */
+  collect_expect(s, &b, "TEN", "before the vanished file");
+  err[0] = '\0';
+  wp_source_status st = s->collect(s, "", &b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_ERROR, "vanished blob: error");
+  char want[160];
+  snprintf(want, sizeof(want), "%s: cannot open: ", path);
+  OK(strncmp(err, want, strlen(want)) == 0, "error names the file: %s", err);
+  collect_expect(s, &b, "A", "the next call moves on");
+
+  snprintf(path, sizeof(path), "%s/names.multisz", dir);
+  unlink(path);
+  st = s->names(s, &b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_ERROR, "missing names.multisz: error");
+  snprintf(want, sizeof(want), "%s: cannot open: ", path);
+  OK(strncmp(err, want, strlen(want)) == 0, "names error names the file: %s",
+     err);
+  s->destroy(s);
+
+  /* One byte above the limit (a sparse file): a clear error. */
+  snprintf(path, sizeof(path), "%s/c.blob", dir);
+  int fd = open(path, O_CREAT | O_WRONLY, 0600);
+  OK(fd >= 0 && ftruncate(fd, (off_t)WP_REPLAY_MAX_BYTES + 1) == 0,
+     "sparse 256 MiB + 1 file");
+  close(fd);
+  write_file("0.blob", "");
+  s = wp_replay_open(dir, false, err, sizeof(err));
+  st = s->collect(s, "", &b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_OK, "empty blob reads");
+  IS_INT(b.len, 0, "empty blob: 0 bytes");
+  collect_expect(s, &b, "TEN", "10.blob");
+  collect_expect(s, &b, "A", "a.blob");
+  collect_expect(s, &b, "B", "b.blob");
+  st = s->collect(s, "", &b, err, sizeof(err));
+  IS_INT(st, WP_SOURCE_ERROR, "oversized blob: error");
+  snprintf(want, sizeof(want), "%s: larger than the 256 MiB limit", path);
+  IS_STR(err, want, "oversized blob: says so");
+  IS_INT(b.len, 0, "oversized blob: nothing kept");
+  s->destroy(s);
+  wp_buffer_free(&b);
+  unlink(path);
+}
+
+int main(void) {
+  snprintf(dir, sizeof(dir), "/tmp/wp-replay-XXXXXX");
+  if (mkdtemp(dir) == NULL) {
+    perror("mkdtemp");
+    return 1;
+  }
+  test_open_errors();
+  test_order_and_loop();
+  test_read_errors();
+  char cmd[128];
+  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+  if (system(cmd) != 0)
+    tap_diag("could not remove %s", dir);
+  return tap_done();
+}
