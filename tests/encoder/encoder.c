@@ -321,6 +321,24 @@ enc_blob *enc_new(const char *system_name) {
   return b;
 }
 
+enc_blob *enc_new_spec_vector(void) {
+  enc_blob *b = enc_new("PC");
+  enc_object *os = enc_add_object(b, 2, ENC_SINGLE_INSTANCE);
+  uint32_t raw = enc_add_counter(os, 6, 0x00010000u); /* RAWCOUNT */
+  uint32_t tim = enc_add_counter(os, 8, 0x20510500u); /* 100NSEC_TIMER */
+  enc_set_value(os, ENC_SINGLE, raw, 42);
+  enc_set_value(os, ENC_SINGLE, tim, 5000000);
+  enc_object *om = enc_add_object(b, 10, ENC_MULTI_INSTANCE);
+  uint32_t c = enc_add_counter(om, 12, 0x00010000u);
+  uint32_t t = enc_add_instance(om, "_Total");
+  enc_set_value(om, t, c, 7);
+  return b;
+}
+
+enc_object *enc_blob_object(const enc_blob *b, size_t k) {
+  return k < b->nobjects ? b->objects[k] : NULL;
+}
+
 static void object_free(enc_object *o) {
   free(o->counters);
   free(o->insts);

@@ -118,6 +118,14 @@ void enc_set_system_time(enc_blob *b, const uint16_t st[8]);
  * overstate). A negative value restores the real count. */
 void enc_set_num_objects(enc_blob *b, int64_t num_objects);
 
+/* The spec 1.8 test vector's description (416 bytes when built): "PC";
+ * object 2 single-instance with RAWCOUNT (name 6) = 42 and 100NSEC_TIMER
+ * (name 8) = 5,000,000; object 10 with one instance "_Total", RAWCOUNT
+ * (name 12) = 7. Change it (enc_spec_object) for the second sample. */
+enc_blob *enc_new_spec_vector(void);
+/* The k-th object added to b (0-based), or NULL. */
+enc_object *enc_blob_object(const enc_blob *b, size_t k);
+
 /* Serialize. Returns a malloc'ed buffer (free() it) and its length. */
 uint8_t *enc_build(enc_blob *b, size_t *len);
 
