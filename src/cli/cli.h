@@ -81,6 +81,7 @@ const char *cli_type_name(uint32_t type, char *buf, size_t cap);
 typedef struct cli_common {
   bool json;
   const char *names_file;
+  pd_calc_options calc; /* with CLI_CALC_LONGOPTS; zero = the defaults */
 } cli_common;
 
 #define CLI_COMMON_SHORTOPTS ":jn:h"
@@ -89,11 +90,26 @@ typedef struct cli_common {
     "help", no_argument, NULL, 'h'                                             \
   }
 #define CLI_CONTINUE (-1)
+/* --multi-timer=reskit|msdn and --cap100 (pd_calc_options), for the
+ * subcommands that compute values; also handled by cli_common_option. */
+enum { CLI_OPT_MULTI_TIMER = 256, CLI_OPT_CAP100 };
+#define CLI_CALC_LONGOPTS                                                      \
+  {"multi-timer", required_argument, NULL, CLI_OPT_MULTI_TIMER}, {             \
+    "cap100", no_argument, NULL, CLI_OPT_CAP100                                \
+  }
 
 /* Handle getopt_long's `c` for `command`: --json and --names give
  * CLI_CONTINUE; --help prints the usage and gives CLI_EXIT_OK; anything
  * else is reported and gives CLI_EXIT_ERROR. */
 int cli_common_option(int c, cli_common *opt, const char *command, char **argv);
+
+/* Print evaluation results as `winperf query` does: text lines
+ * "path<TAB>value" / "path<TAB>-<TAB>status", or one JSON array. */
+void cli_print_results(FILE *out, bool json, const pd_result *res, size_t n);
+
+/* One-line error for a counter path pd_selection_add rejected: "PATH:
+ * column N: reason". Returns CLI_EXIT_ERROR. */
+int cli_path_error(const char *path, const pd_error *err);
 
 /* A blob file read into memory and decoded (the snapshot points into
  * data: free both together with cli_blob_clear). */

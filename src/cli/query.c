@@ -69,6 +69,13 @@ static void print_json(FILE *out, const pd_result *res, size_t n) {
   json_finish(&w);
 }
 
+void cli_print_results(FILE *out, bool json, const pd_result *res, size_t n) {
+  if (json)
+    print_json(out, res, n);
+  else
+    print_text(out, res, n);
+}
+
 /* Whether `path` on its own matches any counter. The selection reports a
  * counter once, under the first path that matched it, so a path whose
  * counters all came earlier shows 0 matches there; ask again alone. */
@@ -93,39 +100,19 @@ static bool matches_alone(const char *path, const pd_names *names,
 }
 
 int cmd_query(int argc, char **argv) {
-  enum { OPT_MULTI_TIMER = 256, OPT_CAP100 };
   static const struct option longopts[] = {
       CLI_COMMON_LONGOPTS,
-      {"multi-timer", required_argument, NULL, OPT_MULTI_TIMER},
-      {"cap100", no_argument, NULL, OPT_CAP100},
+      CLI_CALC_LONGOPTS,
       {NULL, 0, NULL, 0},
   };
-  cli_common opt = {0};
-  pd_calc_options calc = {.multi_timer = PD_MULTI_TIMER_RESKIT,
-                          .cap100 = false};
+  cli_common opt = {.calc = {.multi_timer = PD_MULTI_TIMER_RESKIT}};
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) !=
          -1) {
-    switch (c) {
-    case OPT_MULTI_TIMER:
-      if (strcmp(optarg, "reskit") == 0)
-        calc.multi_timer = PD_MULTI_TIMER_RESKIT;
-      else if (strcmp(optarg, "msdn") == 0)
-        calc.multi_timer = PD_MULTI_TIMER_MSDN_SAMPLE;
-      else
-        return cli_error("--multi-timer: '%s' is not 'reskit' or 'msdn'",
-                         optarg);
-      break;
-    case OPT_CAP100:
-      calc.cap100 = true;
-      break;
-    default: {
-      int rc = cli_common_option(c, &opt, "query", argv);
-      if (rc != CLI_CONTINUE)
-        return rc;
-    }
-    }
+    int rc = cli_common_option(c, &opt, "query", argv);
+    if (rc != CLI_CONTINUE)
+      return rc;
   }
 
   /* Arguments starting with '\' are counter paths, the others blob files
@@ -159,12 +146,7 @@ int cmd_query(int argc, char **argv) {
     pd_error err = {0};
     size_t id;
     if (pd_selection_add(sel, argv[i], &id, &err) != PD_OK) {
-      /* The library's path messages start with "column N: " (0-based, as
-       * err.offset); add it if one does not. */
-      if (strncmp(err.message, "column ", 7) == 0)
-        cli_error("%s: %s", argv[i], err.message);
-      else
-        cli_error("%s: column %zu: %s", argv[i], err.offset, err.message);
+      cli_path_error(argv[i], &err);
       goto out;
     }
   }
@@ -173,7 +155,7 @@ int cmd_query(int argc, char **argv) {
       goto out;
     pd_selection_set_names(sel, names);
   }
-  pd_selection_set_options(sel, &calc);
+  pd_selection_set_options(sel, &opt.calc);
   for (size_t i = 0; i < nblobs; i++)
     if (!cli_blob_load(&blobs[i]))
       goto out;
@@ -187,10 +169,7 @@ int cmd_query(int argc, char **argv) {
     cli_error_at(blobs[nblobs - 1].file, &err);
     goto out;
   }
-  if (opt.json)
-    print_json(stdout, res, nres);
-  else
-    print_text(stdout, res, nres);
+  cli_print_results(stdout, opt.json, res, nres);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("error writing the output");
     goto out;
@@ -204,7 +183,7 @@ int cmd_query(int argc, char **argv) {
     if (argv[i][0] != '\\')
       continue;
     if (pd_selection_matches(sel, id) == 0 &&
-        !matches_alone(argv[i], names, &calc, older, newer)) {
+        !matches_alone(argv[i], names, &opt.calc, older, newer)) {
       cli_error("%s: matched no counter", argv[i]);
       rc = CLI_EXIT_NO_MATCH;
     }

@@ -191,6 +191,18 @@ int cli_common_option(int c, cli_common *opt, const char *command,
   case 'n':
     opt->names_file = optarg;
     return CLI_CONTINUE;
+  case CLI_OPT_MULTI_TIMER:
+    if (strcmp(optarg, "reskit") == 0)
+      opt->calc.multi_timer = PD_MULTI_TIMER_RESKIT;
+    else if (strcmp(optarg, "msdn") == 0)
+      opt->calc.multi_timer = PD_MULTI_TIMER_MSDN_SAMPLE;
+    else
+      return cli_error("%s: --multi-timer: '%s' is not 'reskit' or 'msdn'",
+                       command, optarg);
+    return CLI_CONTINUE;
+  case CLI_OPT_CAP100:
+    opt->calc.cap100 = true;
+    return CLI_CONTINUE;
   case 'h':
     cli_command_usage(stdout, command);
     return CLI_EXIT_OK;
@@ -201,6 +213,14 @@ int cli_common_option(int c, cli_common *opt, const char *command,
       return cli_error("%s: unknown option '-%c'", command, optopt);
     return cli_error("%s: unknown option '%s'", command, arg);
   }
+}
+
+int cli_path_error(const char *path, const pd_error *err) {
+  /* The library's path messages start with "column N: " (0-based, as
+   * err->offset); add it if one does not. */
+  if (strncmp(err->message, "column ", 7) == 0)
+    return cli_error("%s: %s", path, err->message);
+  return cli_error("%s: column %zu: %s", path, err->offset, err->message);
 }
 
 bool cli_blob_load(cli_blob *b) {
