@@ -1,3 +1,282 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT */
-/* (being written) */
+/* collectd-winperf: formatted counter values (spec 3).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * The formula is chosen per named type (spec 2.2/3), as PDH does; the time
+ * base (D, F) always comes from the time-base bits (spec 2.1), so
+ * ELAPSED_TIME and AVERAGE_TIMER follow the same rule as the timers.
+ *
+ * Raw values are unsigned and clocks signed 64-bit: every difference is
+ * taken in integers after comparing (never "n1 - n0" on wrapped or signed
+ * values, never in double, which loses exactness above 2^53), then
+ * converted.
+ *
+ * Order of the checks when several apply (spec 3.1 does not rank them):
+ * unknown type, not numeric, missing base, first sample, zero frequency
+ * (a property of the producer, so it is named even when the interval is
+ * also bad), negative counter/base delta, then time delta <= 0.
+ */
 #include "pd_internal.h"
+
+/* Spec 2.1 fields the formulas need. */
+#define TIMEBASE_MASK 0x300000u
+#define TIMEBASE_TICK 0x000000u
+#define TIMEBASE_100NS 0x100000u
+#define TIMEBASE_OBJECT 0x200000u
+#define DISPLAY_MASK 0xF0000000u
+#define DISPLAY_PERCENT 0x20000000u
+
+/* 100NS time base: PerfTime100nSec counts 1e7 per second (spec 2.1). */
+#define FREQ_100NS INT64_C(10000000)
+
+/* D and F of a sample per the type's time-base bits. False for the one
+ * undefined combination (0x300000). */
+static bool time_base(uint32_t type, const pd_sample *s, int64_t *d,
+                      int64_t *f) {
+  switch (type & TIMEBASE_MASK) {
+  case TIMEBASE_TICK:
+    *d = s->perf_time;
+    *f = s->perf_freq;
+    return true;
+  case TIMEBASE_100NS:
+    *d = s->perf_time_100ns;
+    *f = FREQ_100NS;
+    return true;
+  case TIMEBASE_OBJECT:
+    *d = s->object_time;
+    *f = s->object_freq;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* n1 - n0 of unsigned raw values; NEGATIVE when it went backwards. */
+static pd_value_status delta_u64(uint64_t n0, uint64_t n1, double *out) {
+  if (n1 < n0)
+    return PD_VALUE_NEGATIVE;
+  *out = (double)(n1 - n0);
+  return PD_VALUE_OK;
+}
+
+/* d1 - d0 of signed clocks, strictly positive, without signed overflow. */
+static pd_value_status delta_time(int64_t d0, int64_t d1, double *out) {
+  if (d1 <= d0)
+    return PD_VALUE_NO_TIME_DELTA;
+  *out = (double)((uint64_t)d1 - (uint64_t)d0);
+  return PD_VALUE_OK;
+}
+
+/* D of a sample per the type's time base and, when f is given (the
+ * formula uses it), a positive F. */
+static pd_value_status clock_of(uint32_t type, const pd_sample *s, int64_t *d,
+                                double *f) {
+  int64_t fi;
+  if (!time_base(type, s, d, &fi))
+    return PD_VALUE_UNKNOWN_TYPE;
+  if (f) {
+    if (fi <= 0)
+      return PD_VALUE_ZERO_FREQUENCY;
+    *f = (double)fi;
+  }
+  return PD_VALUE_OK;
+}
+
+/* dN and dD (and F if asked) of a two-sample type over time, in the order
+ * of checks given at the top. */
+static pd_value_status rate_inputs(uint32_t type, const pd_sample *older,
+                                   const pd_sample *newer, double *dn,
+                                   double *dd, double *f) {
+  int64_t d0, d1;
+  pd_value_status st = clock_of(type, older, &d0, NULL);
+  if (st == PD_VALUE_OK)
+    st = clock_of(type, newer, &d1, f);
+  if (st == PD_VALUE_OK)
+    st = delta_u64(older->value, newer->value, dn);
+  if (st != PD_VALUE_OK)
+    return st;
+  return delta_time(d0, d1, dd);
+}
+
+/* Which sample's fields a type reads (spec 3 table). */
+static bool uses_older_base(uint32_t type) {
+  /* dB: the sample fraction, the averages and the PRECISION timestamp;
+   * MULTI types read only B1. */
+  switch (type) {
+  case PD_SAMPLE_FRACTION:
+  case PD_AVERAGE_TIMER:
+  case PD_AVERAGE_BULK:
+  case PD_PRECISION_SYSTEM_TIMER:
+  case PD_PRECISION_100NS_TIMER:
+  case PD_PRECISION_OBJECT_TIMER:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* The formula of one named, numeric type whose samples are present. */
+static pd_value_status formula(uint32_t type, const pd_sample *o,
+                               const pd_sample *n, const pd_calc_options *opt,
+                               double *v) {
+  double dn = 0, dd = 0, db = 0, f = 0;
+  pd_value_status st;
+
+  switch (type) {
+  case PD_COUNTER_RAWCOUNT:
+  case PD_COUNTER_LARGE_RAWCOUNT:
+  case PD_COUNTER_RAWCOUNT_HEX:
+  case PD_COUNTER_LARGE_RAWCOUNT_HEX:
+    *v = (double)n->value; /* N1 */
+    return PD_VALUE_OK;
+
+  case PD_COUNTER_DELTA:
+  case PD_COUNTER_LARGE_DELTA:
+    return delta_u64(o->value, n->value, v); /* dN */
+
+  case PD_COUNTER_COUNTER:
+  case PD_COUNTER_BULK_COUNT:
+  case PD_SAMPLE_COUNTER:
+    st = rate_inputs(type, o, n, &dn, &dd, &f);
+    if (st == PD_VALUE_OK)
+      *v = dn / (dd / f); /* dN / (dD / F) */
+    return st;
+
+  case PD_COUNTER_QUEUELEN_TYPE:
+  case PD_COUNTER_LARGE_QUEUELEN_TYPE:
+  case PD_COUNTER_100NS_QUEUELEN_TYPE: /* spec 3.2: no time-base factor */
+  case PD_COUNTER_OBJ_TIME_QUEUELEN_TYPE:
+    st = rate_inputs(type, o, n, &dn, &dd, NULL);
+    if (st == PD_VALUE_OK)
+      *v = dn / dd; /* dN / dD */
+    return st;
+
+  case PD_COUNTER_TIMER:
+  case PD_100NSEC_TIMER:
+  case PD_OBJ_TIME_TIMER: /* spec 3.2: the object's clock, as PDH */
+    st = rate_inputs(type, o, n, &dn, &dd, NULL);
+    if (st == PD_VALUE_OK)
+      *v = 100.0 * dn / dd;
+    return st;
+
+  case PD_COUNTER_TIMER_INV:
+  case PD_100NSEC_TIMER_INV:
+    st = rate_inputs(type, o, n, &dn, &dd, NULL);
+    if (st == PD_VALUE_OK)
+      *v = 100.0 * (1.0 - dn / dd);
+    return st;
+
+  case PD_COUNTER_MULTI_TIMER:
+  case PD_100NSEC_MULTI_TIMER: {
+    /* Spec 3.2: the MSDN sample's F applies to COUNTER_MULTI_TIMER only;
+     * the 100ns variant is 100 (dN / dD) / B1 everywhere. */
+    bool msdn = type == PD_COUNTER_MULTI_TIMER &&
+                opt->multi_timer == PD_MULTI_TIMER_MSDN_SAMPLE;
+    st = rate_inputs(type, o, n, &dn, &dd, msdn ? &f : NULL);
+    if (st != PD_VALUE_OK || n->base == 0) /* multi count 0: value 0 */
+      return st;
+    *v = msdn ? 100.0 * (dn / (dd / f)) / (double)n->base
+              : 100.0 * (dn / dd) / (double)n->base;
+    return st;
+  }
+
+  case PD_COUNTER_MULTI_TIMER_INV:
+  case PD_100NSEC_MULTI_TIMER_INV:
+    st = rate_inputs(type, o, n, &dn, &dd, NULL);
+    if (st != PD_VALUE_OK || n->base == 0)
+      return st;
+    *v = 100.0 * ((double)n->base - dn / dd); /* spec 3.2: not / B1 */
+    return st;
+
+  case PD_SAMPLE_FRACTION:
+  case PD_AVERAGE_BULK:
+  case PD_AVERAGE_TIMER: {
+    /* AVERAGE_TIMER: (dN / F) / dB, F of its time base (TICK: block
+     * PerfFreq, spec 3). */
+    int64_t d;
+    st = type == PD_AVERAGE_TIMER ? clock_of(type, n, &d, &f) : PD_VALUE_OK;
+    if (st == PD_VALUE_OK)
+      st = delta_u64(o->value, n->value, &dn);
+    if (st == PD_VALUE_OK)
+      st = delta_u64(o->base, n->base, &db);
+    if (st != PD_VALUE_OK || db == 0) /* no operations: 0 (spec 3.1) */
+      return st;
+    *v = type == PD_SAMPLE_FRACTION ? 100.0 * dn / db
+         : type == PD_AVERAGE_TIMER ? (dn / f) / db
+                                    : dn / db;
+    return st;
+  }
+
+  case PD_RAW_FRACTION:
+  case PD_LARGE_RAW_FRACTION:
+    if (n->base != 0) /* base 0: 0 (spec 3.1) */
+      *v = 100.0 * (double)n->value / (double)n->base;
+    return PD_VALUE_OK;
+
+  case PD_ELAPSED_TIME: {
+    /* (D - N1) / F: N1 is a start time on the type's own clock. A start
+     * after "now" is a difference going backwards: NEGATIVE. */
+    int64_t d;
+    st = clock_of(type, n, &d, &f);
+    if (st != PD_VALUE_OK)
+      return st;
+    if (d < 0 || (uint64_t)d < n->value)
+      return PD_VALUE_NEGATIVE;
+    *v = (double)((uint64_t)d - n->value) / f;
+    return PD_VALUE_OK;
+  }
+
+  case PD_PRECISION_SYSTEM_TIMER:
+  case PD_PRECISION_100NS_TIMER:
+  case PD_PRECISION_OBJECT_TIMER:
+    /* D is the PRECISION_TIMESTAMP in the base field; it not advancing is
+     * a time delta <= 0 (spec 3.1), not a negative base. */
+    st = delta_u64(o->value, n->value, &dn);
+    if (st != PD_VALUE_OK)
+      return st;
+    if (n->base <= o->base)
+      return PD_VALUE_NO_TIME_DELTA;
+    dd = (double)(n->base - o->base);
+    *v = 100.0 * dn / dd;
+    return PD_VALUE_OK;
+
+  default:
+    return PD_VALUE_UNKNOWN_TYPE;
+  }
+}
+
+pd_value_status pd_compute(uint32_t type, const pd_sample *older,
+                           const pd_sample *newer, const pd_calc_options *opt,
+                           double *value) {
+  static const pd_calc_options defaults = {PD_MULTI_TIMER_RESKIT, false};
+  double v = 0;
+
+  if (value)
+    *value = 0;
+  if (!opt)
+    opt = &defaults;
+  if (!pd_type_name(type))
+    return PD_VALUE_UNKNOWN_TYPE;
+  if (!pd_type_is_displayable(type))
+    return PD_VALUE_NOT_NUMERIC;
+  if (!newer) /* nothing sampled yet: as the first sample */
+    return PD_VALUE_FIRST_SAMPLE;
+  if (pd_type_needs_base(type) && !newer->has_base)
+    return PD_VALUE_NO_BASE;
+  if (pd_type_needs_two_samples(type)) {
+    if (!older)
+      return PD_VALUE_FIRST_SAMPLE;
+    if (uses_older_base(type) && !older->has_base)
+      return PD_VALUE_NO_BASE;
+  }
+
+  pd_value_status st = formula(type, older, newer, opt, &v);
+  if (st != PD_VALUE_OK)
+    return st;
+  if (v < 0)
+    v = 0; /* only the inverse timers can get here (spec 3.1: clamp) */
+  if (opt->cap100 && (type & DISPLAY_MASK) == DISPLAY_PERCENT && v > 100)
+    v = 100;
+  if (value)
+    *value = v;
+  return PD_VALUE_OK;
+}

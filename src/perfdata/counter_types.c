@@ -1,3 +1,161 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT */
-/* (being written) */
+/* collectd-winperf: CounterType names and classification (spec 2).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * The classification functions read the bit fields of spec 2.1 (as winperf.h
+ * composes the types), so they give a sensible answer for unnamed types too;
+ * only pd_type_name (and through it pd_compute's "unknown type" status) is
+ * limited to the types spec 2.2 names.
+ */
 #include "pd_internal.h"
+
+/* Spec 2.1 bit fields (winperf.h names without the PERF_ prefix). */
+enum {
+  PDT_SIZE_MASK = 0x300u,
+  PDT_SIZE_ZERO = 0x200u,
+  PDT_TYPE_MASK = 0xC00u,
+  PDT_TYPE_COUNTER = 0x400u,
+  PDT_TYPE_TEXT = 0x800u,
+  PDT_SUBTYPE_MASK = 0xF0000u,
+  PDT_COUNTER_FRACTION = 0x20000u,
+  PDT_COUNTER_BASE = 0x30000u,
+  PDT_COUNTER_HISTOGRAM = 0x60000u,
+  PDT_COUNTER_PRECISION = 0x70000u,
+  PDT_DELTA_COUNTER = 0x400000u,
+  PDT_DELTA_BASE = 0x800000u,
+  PDT_MULTI_COUNTER = 0x2000000u,
+  PDT_HISTOGRAM_FLAG = 0x80000000u, /* PERF_COUNTER_HISTOGRAM_TYPE */
+};
+
+typedef struct type_name {
+  uint32_t type;
+  const char *name;
+} type_name;
+
+/* Spec 2.2, in its order. PERF_PRECISION_TIMESTAMP is the same value as
+ * PERF_LARGE_RAW_BASE: winperf.h defines it as an alias, so the value is
+ * named after the base type it really is. */
+static const type_name type_names[] = {
+    {PD_COUNTER_COUNTER, "PERF_COUNTER_COUNTER"},
+    {PD_COUNTER_TIMER, "PERF_COUNTER_TIMER"},
+    {PD_COUNTER_QUEUELEN_TYPE, "PERF_COUNTER_QUEUELEN_TYPE"},
+    {PD_COUNTER_LARGE_QUEUELEN_TYPE, "PERF_COUNTER_LARGE_QUEUELEN_TYPE"},
+    {PD_COUNTER_100NS_QUEUELEN_TYPE, "PERF_COUNTER_100NS_QUEUELEN_TYPE"},
+    {PD_COUNTER_OBJ_TIME_QUEUELEN_TYPE, "PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE"},
+    {PD_COUNTER_BULK_COUNT, "PERF_COUNTER_BULK_COUNT"},
+    {PD_COUNTER_TEXT, "PERF_COUNTER_TEXT"},
+    {PD_COUNTER_RAWCOUNT, "PERF_COUNTER_RAWCOUNT"},
+    {PD_COUNTER_LARGE_RAWCOUNT, "PERF_COUNTER_LARGE_RAWCOUNT"},
+    {PD_COUNTER_RAWCOUNT_HEX, "PERF_COUNTER_RAWCOUNT_HEX"},
+    {PD_COUNTER_LARGE_RAWCOUNT_HEX, "PERF_COUNTER_LARGE_RAWCOUNT_HEX"},
+    {PD_SAMPLE_FRACTION, "PERF_SAMPLE_FRACTION"},
+    {PD_SAMPLE_COUNTER, "PERF_SAMPLE_COUNTER"},
+    {PD_COUNTER_NODATA, "PERF_COUNTER_NODATA"},
+    {PD_COUNTER_TIMER_INV, "PERF_COUNTER_TIMER_INV"},
+    {PD_SAMPLE_BASE, "PERF_SAMPLE_BASE"},
+    {PD_AVERAGE_TIMER, "PERF_AVERAGE_TIMER"},
+    {PD_AVERAGE_BASE, "PERF_AVERAGE_BASE"},
+    {PD_AVERAGE_BULK, "PERF_AVERAGE_BULK"},
+    {PD_OBJ_TIME_TIMER, "PERF_OBJ_TIME_TIMER"},
+    {PD_100NSEC_TIMER, "PERF_100NSEC_TIMER"},
+    {PD_100NSEC_TIMER_INV, "PERF_100NSEC_TIMER_INV"},
+    {PD_COUNTER_MULTI_TIMER, "PERF_COUNTER_MULTI_TIMER"},
+    {PD_COUNTER_MULTI_TIMER_INV, "PERF_COUNTER_MULTI_TIMER_INV"},
+    {PD_COUNTER_MULTI_BASE, "PERF_COUNTER_MULTI_BASE"},
+    {PD_100NSEC_MULTI_TIMER, "PERF_100NSEC_MULTI_TIMER"},
+    {PD_100NSEC_MULTI_TIMER_INV, "PERF_100NSEC_MULTI_TIMER_INV"},
+    {PD_RAW_FRACTION, "PERF_RAW_FRACTION"},
+    {PD_LARGE_RAW_FRACTION, "PERF_LARGE_RAW_FRACTION"},
+    {PD_RAW_BASE, "PERF_RAW_BASE"},
+    {PD_LARGE_RAW_BASE, "PERF_LARGE_RAW_BASE"},
+    {PD_ELAPSED_TIME, "PERF_ELAPSED_TIME"},
+    {PD_COUNTER_HISTOGRAM_TYPE, "PERF_COUNTER_HISTOGRAM_TYPE"},
+    {PD_COUNTER_DELTA, "PERF_COUNTER_DELTA"},
+    {PD_COUNTER_LARGE_DELTA, "PERF_COUNTER_LARGE_DELTA"},
+    {PD_PRECISION_SYSTEM_TIMER, "PERF_PRECISION_SYSTEM_TIMER"},
+    {PD_PRECISION_100NS_TIMER, "PERF_PRECISION_100NS_TIMER"},
+    {PD_PRECISION_OBJECT_TIMER, "PERF_PRECISION_OBJECT_TIMER"},
+};
+
+const char *pd_type_name(uint32_t type) {
+  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+    if (type_names[i].type == type)
+      return type_names[i].name;
+  return NULL;
+}
+
+bool pd_type_is_base(uint32_t type) {
+  /* Spec 2.1: the subtype must be compared whole; testing the BASE bits
+   * alone (t & 0x30000) == 0x30000 also matches PRECISION (0x70000). */
+  return (type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
+         (type & PDT_SUBTYPE_MASK) == PDT_COUNTER_BASE;
+}
+
+bool pd_type_is_displayable(uint32_t type) {
+  if (pd_type_is_base(type))
+    return false; /* SAMPLE/AVERAGE/RAW/MULTI bases, PRECISION_TIMESTAMP */
+  if ((type & PDT_TYPE_MASK) == PDT_TYPE_TEXT)
+    return false; /* PERF_COUNTER_TEXT */
+  if ((type & PDT_SIZE_MASK) == PDT_SIZE_ZERO)
+    return false; /* PERF_COUNTER_NODATA: no data at all */
+  if ((type & PDT_HISTOGRAM_FLAG) ||
+      ((type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
+       (type & PDT_SUBTYPE_MASK) == PDT_COUNTER_HISTOGRAM))
+    return false; /* PERF_COUNTER_HISTOGRAM_TYPE */
+  return true;
+}
+
+bool pd_type_needs_two_samples(uint32_t type) {
+  /* Spec 3: the delta bits, plus the two averages, which carry no delta bit
+   * in their value but are computed from differences (dN / dB). */
+  return (type & (PDT_DELTA_COUNTER | PDT_DELTA_BASE)) != 0 ||
+         type == PD_AVERAGE_TIMER || type == PD_AVERAGE_BULK;
+}
+
+bool pd_type_needs_base(uint32_t type) {
+  if ((type & PDT_TYPE_MASK) != PDT_TYPE_COUNTER || pd_type_is_base(type))
+    return false;
+  uint32_t sub = type & PDT_SUBTYPE_MASK;
+  /* Fractions and averages divide by a base counter, MULTI types by their
+   * item count, PRECISION timers by their PRECISION_TIMESTAMP (spec 3). */
+  return sub == PDT_COUNTER_FRACTION || sub == PDT_COUNTER_PRECISION ||
+         (type & PDT_MULTI_COUNTER) != 0;
+}
+
+bool pd_type_is_monotonic(uint32_t type) {
+  /* A COUNTER-class type whose displayed value is a difference of its raw
+   * value (DELTA_COUNTER) over time or over nothing, with no base delta:
+   * COUNTER_COUNTER, BULK_COUNT, SAMPLE_COUNTER, the four QUEUELEN
+   * accumulators, every TIMER (tick, 100ns, object, inverse, multi),
+   * the PRECISION timers and COUNTER_DELTA/LARGE_DELTA (their raw value is a
+   * running count; only the display is per interval). Their raw values only
+   * grow, a drop being a reset (spec 3.1), so raw mode can hand them to
+   * collectd as DERIVE. Not monotonic in that sense: raw counts (gauges),
+   * fractions and averages (SAMPLE_FRACTION has DELTA_BASE too: the
+   * numerator means nothing without its base), bases, elapsed time (a start
+   * time, constant), text. */
+  return (type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
+         (type & PDT_DELTA_COUNTER) != 0 && (type & PDT_DELTA_BASE) == 0 &&
+         !pd_type_is_base(type);
+}
+
+const char *pd_value_status_name(pd_value_status status) {
+  switch (status) {
+  case PD_VALUE_OK:
+    return "ok";
+  case PD_VALUE_FIRST_SAMPLE:
+    return "first-sample";
+  case PD_VALUE_NEGATIVE:
+    return "negative-delta";
+  case PD_VALUE_NO_TIME_DELTA:
+    return "no-time-delta";
+  case PD_VALUE_ZERO_FREQUENCY:
+    return "zero-frequency";
+  case PD_VALUE_NOT_NUMERIC:
+    return "not-numeric";
+  case PD_VALUE_NO_BASE:
+    return "no-base";
+  case PD_VALUE_UNKNOWN_TYPE:
+    return "unknown-type";
+  }
+  return "unknown-status";
+}
