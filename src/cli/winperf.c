@@ -9,6 +9,9 @@
 #include "config.h"
 
 #include "cli.h"
+#ifdef _WIN32
+#include "live.h"
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +30,11 @@ static const command commands[] = {
      "[--json] [--names FILE] [--multi-timer=reskit|msdn] [--cap100] "
      "[OLDER] NEWER PATH...",
      "the formatted value of every counter the paths match"},
+#ifdef _WIN32
+    {"capture", cmd_capture,
+     "--dir DIR [--count N] [--interval S] [--objects \"238 2\"]",
+     "write live samples as a replay directory (blobs + name tables)"},
+#endif
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -59,6 +67,11 @@ int main(int argc, char **argv) {
     printf("winperf (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
     return CLI_EXIT_OK;
   }
+#ifdef _WIN32
+  /* no blob file: live values from the local registry (live.c) */
+  if (strcmp(name, "query") == 0 && cli_live_query_wanted(argc - 1, argv + 1))
+    return cmd_live_query(argc - 1, argv + 1);
+#endif
   for (size_t i = 0; i < N_COMMANDS; i++)
     if (strcmp(name, commands[i].name) == 0)
       return commands[i].run(argc - 1, argv + 1);
