@@ -30,9 +30,10 @@
 #define WP_REMOTE_HELPER_PATH "winperf-remote-helper"
 #endif
 
-/* The helper's own watchdogs answer first; this margin covers a helper
- * that hangs beyond them. */
-#define DEADLINE_MARGIN_MS 5000
+/* The helper's own watchdogs answer first; this margin (half the query
+ * timeout, 0.5 to 5 s) covers a helper that hangs beyond them. */
+#define DEADLINE_MARGIN_MIN_MS 500
+#define DEADLINE_MARGIN_MAX_MS 5000
 #define ERROR_PAYLOAD_MAX 4096u
 
 typedef struct wp_remote {
@@ -260,6 +261,12 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
    * send again, once. */
   for (int attempt = 0;; attempt++) {
     int fresh = 0;
+    int status;
+    /* Died since the last call (or reaped by someone else): start anew. */
+    if (r->pid > 0 && waitpid(r->pid, &status, WNOHANG) != 0) {
+      r->pid = -1;
+      reap(r, 1, NULL, 0);
+    }
     if (r->pid <= 0) {
       if (spawn(r, errbuf, errlen) != WP_SOURCE_OK)
         return WP_SOURCE_ERROR;
@@ -393,7 +400,12 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
     qms = 3600000;
   snprintf(r->connect_ms, sizeof(r->connect_ms), "%u", cms);
   snprintf(r->query_ms, sizeof(r->query_ms), "%u", qms);
-  r->timeout_ms = cms + qms + DEADLINE_MARGIN_MS;
+  unsigned margin = qms / 2;
+  if (margin < DEADLINE_MARGIN_MIN_MS)
+    margin = DEADLINE_MARGIN_MIN_MS;
+  if (margin > DEADLINE_MARGIN_MAX_MS)
+    margin = DEADLINE_MARGIN_MAX_MS;
+  r->timeout_ms = cms + qms + margin;
   r->base.kind = "remote";
   r->base.collect = remote_collect;
   r->base.names = remote_names;

@@ -1,0 +1,100 @@
+# collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+"""Write Samba's perfmon tdb files (names.tdb, data.tdb) for one sample.
+
+smbd serves HKEY_PERFORMANCE_DATA from <state dir>/perfmon/ (source3
+registry/reg_perfcount.c); nothing in Debian writes these files, so the test
+does. Key scheme (shared/notes/samba-rrp.md): names.tdb "1" = entry count,
+"<2k>" name, "<2k+1>" help, "<2k>rel" = "p" (object) or "c[<parent>]",
+"<2k>type" = CounterType, "<obj>inst" = instance count, "<obj>i<n>name";
+"0PerfFreq". data.tdb: "<2k>" decimal value, "<obj>i<n>" packed 8-byte
+little-endian values (Samba stores DWORD counters in a C long: 8 bytes on
+64-bit), "0PerfTime", "0PerfTime100nSec".
+
+Usage: perfmon_tdb.py DIR SAMPLE   (SAMPLE 1 or 2)
+
+The two samples are 5 s apart (PerfFreq 10 MHz, dT = 50,000,000 ticks and
+50,000,000 * 100 ns), so the expected values are exact:
+  Processor(0) % Processor Time (100NSEC_TIMER_INV): dN 12,500,000 -> 75
+  Processor(1) % Processor Time:                     dN 37,500,000 -> 25
+  Processor(0) Interrupts/sec (COUNTER_COUNTER): dN 2500 -> 500
+  Processor(1) Interrupts/sec:                   dN  250 ->  50
+  System Context Switches/sec: dN 7500 -> 1500
+  System Processes (RAWCOUNT): 42, then 43
+"""
+import os
+import struct
+import sys
+
+import tdb
+
+PERF_100NSEC_TIMER_INV = 0x21510500
+PERF_COUNTER_COUNTER = 0x10410400
+PERF_COUNTER_RAWCOUNT = 0x00010000
+
+# index: (name, relation, type or None)
+ENTRIES = [
+    (2, "Processor", "p", None),
+    (4, "% Processor Time", "c[2]", PERF_100NSEC_TIMER_INV),
+    (6, "Interrupts/sec", "c[2]", PERF_COUNTER_COUNTER),
+    (8, "System", "p", None),
+    (10, "Processes", "c[8]", PERF_COUNTER_RAWCOUNT),
+    (12, "Context Switches/sec", "c[8]", PERF_COUNTER_COUNTER),
+]
+
+SAMPLES = {
+    1: {
+        "time": 1000000000,
+        "proc": [(100000000, 1000), (200000000, 3000)],
+        "processes": 42,
+        "switches": 10000,
+    },
+    2: {
+        "time": 1050000000,
+        "proc": [(112500000, 3500), (237500000, 3250)],
+        "processes": 43,
+        "switches": 17500,
+    },
+}
+
+
+def put(db, key, value):
+    if isinstance(value, str):
+        value = value.encode()
+    db.store(key.encode(), value, tdb.REPLACE)
+
+
+def main():
+    outdir, sample = sys.argv[1], int(sys.argv[2])
+    s = SAMPLES[sample]
+    os.makedirs(outdir, exist_ok=True)
+    names = tdb.Tdb(os.path.join(outdir, "names.tdb"), 0, tdb.DEFAULT,
+                    os.O_CREAT | os.O_RDWR, 0o644)
+    put(names, "1", str(len(ENTRIES)))
+    for index, name, rel, ctype in ENTRIES:
+        put(names, str(index), name)
+        put(names, str(index + 1), name + " help")
+        put(names, "%drel" % index, rel)
+        if ctype is not None:
+            put(names, "%dtype" % index, str(ctype))
+    put(names, "2inst", "2")
+    put(names, "2i0name", "0")
+    put(names, "2i1name", "1")
+    put(names, "0PerfFreq", "10000000")
+    names.close()
+
+    data = tdb.Tdb(os.path.join(outdir, "data.tdb"), 0, tdb.DEFAULT,
+                   os.O_CREAT | os.O_RDWR, 0o644)
+    put(data, "0PerfTime", str(s["time"]))
+    put(data, "0PerfTime100nSec", str(s["time"]))
+    # Samba also wants a per-counter value for multi-instance counters.
+    put(data, "4", "0")
+    put(data, "6", "0")
+    for i, (busy, interrupts) in enumerate(s["proc"]):
+        put(data, "2i%d" % i, struct.pack("<QQ", busy, interrupts))
+    put(data, "10", str(s["processes"]))
+    put(data, "12", str(s["switches"]))
+    data.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+#!/bin/bash
+# collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+#
+# TAP: remote collection against a real smbd on 127.0.0.1 (issue 6).
+# smbd serves HKEY_PERFORMANCE_DATA from perfmon tdb files this test writes
+# (tests/remote/perfmon_tdb.py, two samples 5 s apart). The remote source
+# (src/source/remote.c, driven by tests/remote/remote_driver) runs
+# winperf-remote-helper, the shared parser decodes the blobs and the values
+# must be the hand-computed ones. Also: a wrong password gives a clear
+# authentication error (smbd refuses anonymous and guest sessions, so a
+# silent anonymous fallback would show), smbd stopped and restarted is
+# survived, and one blob is cross-checked against python3-samba's answer.
+# Needs root (useradd, smbd), samba, python3-tdb and python3-samba.
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd)
+driver=$top_builddir/tests/remote/remote_driver
+helper=$top_builddir/winperf-remote-helper
+py=/usr/bin/python3
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { # check DESCRIPTION EXPECTED-GLOB ACTUAL
+  # shellcheck disable=SC2053
+  if [[ $3 == $2 ]]; then ok "$1"; else
+    nok "$1"
+    echo "#   got: $3" | head -5
+    echo "#   want: $2"
+  fi
+}
+bail() {
+  nok "$1"
+  echo "1..$n"
+  exit 0
+}
+
+[ "$(id -u)" = 0 ] || bail "needs root (useradd, smbd)"
+for f in "$driver" "$helper"; do
+  [ -x "$f" ] || bail "$f not built (libsmbclient-dev missing?)"
+done
+for p in smbd smbpasswd useradd ss; do
+  command -v $p >/dev/null || bail "$p missing (apt-get install samba)"
+done
+$py -c 'import tdb' 2>/dev/null || bail "python3-tdb missing"
+$py -c 'import samba.dcerpc.winreg' 2>/dev/null || bail "python3-samba missing"
+
+D=$(mktemp -d /tmp/winperf-smbd.XXXXXX) || exit 1
+chmod 755 "$D"
+user=wpt$$
+pass=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+port=
+for try in 0 1 2 3 4 5 6 7 8 9; do
+  p=$((20000 + ($$ * 7 + try * 101) % 20000))
+  if [ -z "$(ss -Hltn "sport = :$p")" ]; then
+    port=$p
+    break
+  fi
+done
+[ -n "$port" ] || bail "no free port"
+
+smbd_pid=
+stop_smbd() {
+  if [ -n "$smbd_pid" ]; then
+    kill "$smbd_pid" 2>/dev/null
+    kill -- -"$smbd_pid" 2>/dev/null
+    wait "$smbd_pid" 2>/dev/null
+  fi
+  smbd_pid=
+  # samba-dcerpcd outlives smbd (samba-rrp notes): stop it by its pid file.
+  for f in "$D"/pid/samba-dcerpcd.pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+  done
+  for _ in $(seq 50); do
+    [ -z "$(ss -Hltn "sport = :$port")" ] && return 0
+    sleep 0.1
+  done
+}
+cleanup() {
+  [ -n "${DRV_PID:-}" ] && { echo quit >&"${DRV[1]}"; wait "$DRV_PID"; } 2>/dev/null
+  stop_smbd
+  userdel "$user" 2>/dev/null
+  rm -rf "$D"
+}
+trap cleanup EXIT
+
+mkdir -p "$D"/{lock,state,cache,private,pid,ncalrpc,log}
+cat >"$D/smb.conf" <<EOF
+[global]
+  server role = standalone server
+  workgroup = WPTEST
+  netbios name = WPTESTHOST
+  interfaces = 127.0.0.1
+  bind interfaces only = yes
+  smb ports = $port
+  lock directory = $D/lock
+  state directory = $D/state
+  cache directory = $D/cache
+  private dir = $D/private
+  pid directory = $D/pid
+  ncalrpc dir = $D/ncalrpc
+  log file = $D/log/%m.log
+  passdb backend = tdbsam:$D/private/passdb.tdb
+  load printers = no
+  printing = bsd
+  printcap name = /dev/null
+  disable spoolss = yes
+  disable netbios = yes
+  server min protocol = SMB2_02
+  restrict anonymous = 2
+  map to guest = never
+EOF
+useradd -M -N -s /usr/sbin/nologin "$user" || bail "useradd $user"
+printf '%s\n%s\n' "$pass" "$pass" | smbpasswd -c "$D/smb.conf" -s -a "$user" >/dev/null ||
+  bail "smbpasswd"
+umask 077
+printf 'username = %s\npassword = %s\n' "$user" "$pass" >"$D/creds"
+printf 'username = %s\npassword = wrong-%s\n' "$user" "$pass" >"$D/badcreds"
+umask 022
+
+start_smbd() {
+  setsid smbd --foreground --no-process-group --configfile="$D/smb.conf" \
+    >>"$D/log/smbd.out" 2>&1 &
+  smbd_pid=$!
+  for _ in $(seq 100); do
+    [ -n "$(ss -Hltn "sport = :$port")" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$D/state/perfmon" 1 ||
+  bail "writing perfmon tdb files"
+start_smbd || bail "smbd did not listen on 127.0.0.1:$port"
+ok "smbd listening on 127.0.0.1:$port"
+
+coproc DRV { "$driver" --helper "$helper" --port "$port" \
+  --credentials "$D/creds" 127.0.0.1 2>"$D/driver.err"; }
+DRV_PID=$DRV_PID
+cmd() { # one command, answer until a line that is not "value ..."
+  echo "$1" >&"${DRV[1]}"
+  local line out=
+  while read -r -t 60 line <&"${DRV[0]}"; do
+    out+="${out:+ }$line"
+    [[ $line == value* ]] || break
+  done
+  echo "$out"
+}
+
+check "names: Counter 009 fetched" "ok *" "$(cmd "names $D/names.bin")"
+check "sample 1 fetched (Global)" "ok *" "$(cmd "collect $D/s1.bin Global")"
+$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$D/state/perfmon" 2
+check "sample 2 fetched (Global)" "ok *" "$(cmd "collect $D/s2.bin Global")"
+check "index-list query fetched" "ok *" "$(cmd "collect $D/idx.bin 2 8")"
+
+# Expected values by hand (perfmon_tdb.py): dT = 5 s.
+ev() { cmd "eval $D/s1.bin $D/s2.bin $D/names.bin $1"; }
+check "% Processor Time: 100 (1 - dN/dT) = 75 and 25" \
+  "value 0 75 value 1 25 end 2" "$(ev '\Processor(*)\% Processor Time')"
+check "Interrupts/sec: dN / (dT / F) = 500 and 50" \
+  "value 0 500 value 1 50 end 2" "$(ev '\Processor(*)\Interrupts/sec')"
+check "System: Processes 43, Context Switches/sec 1500" \
+  "value - 43 value - 1500 end 2" "$(ev '\System\*')"
+check "index-list answer decodes like Global (Samba ignores the list)" \
+  "same *" "$(cmd "compare $D/s2.bin $D/idx.bin")"
+
+# Cross-check against Samba's own winreg client.
+if SQ_USER=$user SQ_PASSWORD=$pass $py "$top_srcdir/tests/remote/samba_query.py" \
+  127.0.0.1 "$port" Global "$D/py.bin" 2>"$D/py.err"; then
+  check "python3-samba's blob decodes to the same raw values" \
+    "same 6" "$(cmd "compare $D/s2.bin $D/py.bin")"
+else
+  nok "python3-samba query: $(tail -1 "$D/py.err")"
+fi
+
+# Wrong password: a clear authentication error, no anonymous fallback.
+bad=$(echo "collect $D/bad.bin Global" | "$driver" --helper "$helper" \
+  --port "$port" --credentials "$D/badcreds" 127.0.0.1 2>/dev/null)
+check "wrong password: authentication error (kind 1)" \
+  "error 1 remote 127.0.0.1: authentication failed: *$user*" "$bad"
+[ -e "$D/bad.bin" ] && nok "wrong password: no blob written" ||
+  ok "wrong password: no blob written"
+
+# The good driver's helper is still connected; take smbd away under it.
+pid1=$(cmd pid)
+stop_smbd
+check "smbd stopped: a connection error, not a hang" \
+  "error 2 remote 127.0.0.1: *" "$(cmd "collect $D/down.bin Global")"
+start_smbd || bail "smbd restart"
+check "smbd restarted: the same source recovers" "ok *" \
+  "$(cmd "collect $D/s3.bin Global")"
+check "after the restart the values are still exact" \
+  "value 0 75 value 1 25 end 2" \
+  "$(cmd "eval $D/s1.bin $D/s3.bin $D/names.bin \Processor(*)\% Processor Time")"
+check "recovered without restarting the helper (pid $pid1)" "$pid1" "$(cmd pid)"
+
+# The password never reaches argv (ps) nor the logs.
+if grep -rqs -- "$pass" "$D/log" "$D/driver.err"; then
+  nok "password absent from smbd logs and helper stderr"
+else
+  ok "password absent from smbd logs and helper stderr"
+fi
+
+echo "1..$n"
