@@ -52,8 +52,7 @@ struct enc_object {
   enc_instance *insts;
   uint32_t ninst, insts_cap;
 
-  uint64_t *values; /* [inst * ncounters + counter] */
-  bool frozen;      /* counters fixed once values/instances exist */
+  uint64_t *values; /* [inst * ncounters + counter], insts_cap rows */
 
   uint8_t *names;
   size_t names_len, names_cap;
@@ -444,9 +443,21 @@ static enc_counter *counter_at(const enc_object *o, uint32_t counter,
 }
 
 uint32_t enc_add_counter(enc_object *o, uint32_t name_index, uint32_t type) {
-  if (o->frozen)
-    enc_die("enc_add_counter: object %u already has instances or values",
-            o->index);
+  if (o->values && o->ncounters) {
+    /* Values exist: re-stride them for one more counter (O(n); adding the
+     * counters first avoids it). */
+    size_t rows = o->insts_cap, n = o->ncounters;
+    uint64_t *v = enc_xrealloc(NULL, rows * (n + 1), sizeof *v);
+    for (size_t r = 0; r < rows; r++) {
+      memcpy(v + r * (n + 1), o->values + r * n, n * sizeof *v);
+      v[r * (n + 1) + n] = 0;
+    }
+    free(o->values);
+    o->values = v;
+  } else if (o->values) {
+    /* no counters yet: the placeholder array had one slot per row */
+    memset(o->values, 0, o->insts_cap * sizeof *o->values);
+  }
   size_t cap = o->counters_cap;
   o->counters =
       enc_grow(o->counters, &cap, o->ncounters + 1, sizeof *o->counters);
@@ -495,9 +506,8 @@ void enc_counter_set_byte_length(enc_object *o, uint32_t counter,
 
 /* ---------------------------------------------------------- instances */
 
-/* Fix the counter list and make room for `ninst` rows of values. */
+/* Make room for `rows` instances and their values. */
 static void ensure_rows(enc_object *o, uint32_t rows) {
-  o->frozen = true;
   size_t cap = o->insts_cap;
   o->insts = enc_grow(o->insts, &cap, rows, sizeof *o->insts);
   if (cap != o->insts_cap || !o->values) {

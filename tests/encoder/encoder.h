@@ -26,10 +26,11 @@
  *   enc_free(b);
  *
  * Rules of use:
- * - Add every counter of an object before its first instance or value.
- * - Misuse (a counter after instances, an instance on a single-instance
- *   object, an out-of-range index) and out-of-memory print a message to
- *   stderr and abort(): this is test support code, mistakes should be loud.
+ * - Counters may be added at any time, but adding them before instances and
+ *   values is cheaper (a later counter re-strides the value table).
+ * - Misuse (an instance on a single-instance object, an out-of-range
+ *   index) and out-of-memory print a message to stderr and abort(): this
+ *   is test support code, mistakes should be loud.
  * - Nothing is validated against the spec beyond that: explicit offsets,
  *   sizes and lengths are written verbatim, so malformed blobs are easy.
  * - enc_build can be called again after changing values or clocks (a

@@ -234,6 +234,31 @@ static void test_names(void) {
   enc_free(b);
 }
 
+static void test_late_counter(void) {
+  /* a counter added after instances and values keeps the earlier values */
+  enc_blob *b = enc_new("X");
+  enc_object *o = enc_add_object(b, 230, ENC_MULTI_INSTANCE);
+  uint32_t i0 = enc_add_instance(o, "a");
+  uint32_t c0 = enc_add_counter(o, 6, PD_COUNTER_RAWCOUNT);
+  enc_set_value(o, i0, c0, 11);
+  uint32_t i1 = enc_add_instance(o, "b");
+  enc_set_value(o, i1, c0, 12);
+  uint32_t c1 = enc_add_counter(o, 8, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_set_value(o, i1, c1, 22);
+  size_t len;
+  uint8_t *buf = enc_build(b, &len);
+  IS_U64(enc_get32(buf, enc_value_offset(o, i0, c0), false), 11,
+         "late counter: a/c0 kept");
+  IS_U64(enc_get32(buf, enc_value_offset(o, i1, c0), false), 12,
+         "late counter: b/c0 kept");
+  IS_U64(enc_get64(buf, enc_value_offset(o, i0, c1), false), 0,
+         "late counter: a/c1 is 0");
+  IS_U64(enc_get64(buf, enc_value_offset(o, i1, c1), false), 22,
+         "late counter: b/c1 set");
+  free(buf);
+  enc_free(b);
+}
+
 static void test_speed_shape(void) {
   /* Thread x13,000: the benchmark's shape; the size is what matters here */
   enc_blob *b = enc_new("BIGHOST");
@@ -267,6 +292,7 @@ int main(void) {
   test_big_endian();
   test_quirks();
   test_names();
+  test_late_counter();
   test_speed_shape();
   return tap_done();
 }
