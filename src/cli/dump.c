@@ -31,7 +31,7 @@ static const char *index_name(const pd_names *names, uint32_t index) {
   return names != NULL ? pd_names_get(names, index) : NULL;
 }
 
-/* The parent instance's own name, when the parent object and instance are
+/* The parent instance's full name (svchost#1), when the parent object and instance are
  * in this blob (spec 1.4), else NULL. */
 static const char *parent_name(pd_snapshot *snap, const pd_instance *inst) {
   if (inst->parent_object == 0)
@@ -39,7 +39,7 @@ static const char *parent_name(pd_snapshot *snap, const pd_instance *inst) {
   const pd_object *pobj = pd_snapshot_find_object(snap, inst->parent_object);
   if (pobj == NULL || inst->parent_instance >= pobj->instance_count)
     return NULL;
-  return pd_instance_name(snap, pobj, inst->parent_instance);
+  return pd_instance_full_name(snap, pobj, inst->parent_instance);
 }
 
 /* A raw value is readable for 4- and 8-byte numeric counters only. */
