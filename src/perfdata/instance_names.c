@@ -16,14 +16,7 @@
 uint32_t pd_hash_folded(const char *s) {
   uint32_t h = 2166136261u; /* FNV-1a over folded code points */
   while (*s != '\0') {
-    uint32_t cp;
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x80) {
-      cp = (c >= 'A' && c <= 'Z') ? (uint32_t)(c + 32) : c;
-      s++;
-    } else {
-      cp = pd_utf8_next_folded(&s);
-    }
+    uint32_t cp = pd_next_folded(&s);
     h = (h ^ (cp & 0xFFu)) * 16777619u;
     if (cp > 0xFF)
       h = (h ^ (cp >> 8)) * 16777619u;
@@ -104,12 +97,23 @@ static const char *convert_name(pd_snapshot *snap, const pd_object *obj,
   return out;
 }
 
-static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
-  pd_object_names *n = slot_for(snap, obj);
-  if (n == NULL)
+/* The object's cache entry when it is already valid for this decode. */
+static pd_object_names *cached(pd_snapshot *snap, const pd_object *obj,
+                               bool full) {
+  size_t k = (size_t)(obj - snap->objects);
+  if (obj < snap->objects || k >= snap->names_cap)
     return NULL;
-  if (n->own_generation == snap->generation)
+  pd_object_names *n = &snap->names[k];
+  uint32_t gen = full ? n->full_generation : n->own_generation;
+  return gen == snap->generation ? n : NULL;
+}
+
+static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_object_names *n = cached(snap, obj, false);
+  if (n != NULL)
     return n;
+  if ((n = slot_for(snap, obj)) == NULL)
+    return NULL;
   for (uint32_t i = 0; i < obj->instance_count; i++) {
     n->name[i] = convert_name(snap, obj, &obj->instances[i]);
     if (n->name[i] == NULL)
@@ -122,17 +126,26 @@ static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
 /* parent "/" name: the parent is instance ParentObjectInstance of the
  * object whose index is ParentObjectTitleIndex (spec 1.4). A reference to a
  * missing parent leaves the plain name. */
+typedef struct parent_cache {
+  uint32_t index; /* ParentObjectTitleIndex looked up last */
+  const pd_object *object;
+  pd_object_names *names;
+} parent_cache;
+
 static const char *base_name(pd_snapshot *snap, const pd_instance *in,
-                             const char *own) {
+                             const char *own, parent_cache *pc) {
   if (in->parent_object == 0)
     return own;
-  const pd_object *parent = pd_snapshot_find_object(snap, in->parent_object);
-  if (parent == NULL || in->parent_instance >= parent->instance_count)
+  if (in->parent_object != pc->index) { /* usually one parent object */
+    pc->index = in->parent_object;
+    pc->object = pd_snapshot_find_object(snap, in->parent_object);
+    pc->names = pc->object ? own_names(snap, pc->object) : NULL;
+    if (pc->object != NULL && pc->names == NULL)
+      return NULL;
+  }
+  if (pc->object == NULL || in->parent_instance >= pc->object->instance_count)
     return own;
-  pd_object_names *pn = own_names(snap, parent);
-  if (pn == NULL)
-    return NULL;
-  const char *pname = pn->name[in->parent_instance];
+  const char *pname = pc->names->name[in->parent_instance];
   size_t a = strlen(pname), b = strlen(own);
   char *s = pd_text_alloc(&snap->text, a + 1 + b + 1);
   if (s == NULL)
@@ -144,19 +157,20 @@ static const char *base_name(pd_snapshot *snap, const pd_instance *in,
 }
 
 static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
-  pd_object_names *n = own_names(snap, obj);
-  if (n == NULL)
-    return NULL;
-  if (n->full_generation == snap->generation)
+  pd_object_names *n = cached(snap, obj, true);
+  if (n != NULL)
     return n;
+  if ((n = own_names(snap, obj)) == NULL)
+    return NULL;
   uint32_t mask = n->bucket_cap - 1, count = obj->instance_count;
 
   /* Pass 1: base names, and PDH's "#n" for case-insensitive duplicates in
    * blob order (first keeps the plain name). Only a group's first instance
    * enters the table; dup[] counts its followers. */
   memset(n->bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
+  parent_cache pc = {0, NULL, NULL};
   for (uint32_t i = 0; i < count; i++) {
-    const char *base = base_name(snap, &obj->instances[i], n->name[i]);
+    const char *base = base_name(snap, &obj->instances[i], n->name[i], &pc);
     if (base == NULL)
       return NULL;
     uint32_t h = pd_hash_folded(base), j = n->bucket[h & mask];
@@ -172,12 +186,19 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
       continue;
     }
     uint32_t dup = ++n->dup[j];
-    size_t len = strlen(base);
-    char *s = pd_text_alloc(&snap->text, len + 12);
+    char digits[10];
+    size_t nd = 0, len = strlen(base);
+    do
+      digits[nd++] = (char)('0' + dup % 10);
+    while ((dup /= 10) > 0);
+    char *s = pd_text_alloc(&snap->text, len + 1 + nd + 1);
     if (s == NULL)
       return NULL;
-    int w = snprintf(s, len + 12, "%s#%u", base, dup);
-    pd_text_trim(&snap->text, s, (size_t)w + 1);
+    memcpy(s, base, len);
+    s[len] = '#';
+    for (size_t d = 0; d < nd; d++)
+      s[len + 1 + d] = digits[nd - 1 - d];
+    s[len + 1 + nd] = '\0';
     n->full[i] = s;
     n->hash[i] = pd_hash_folded(s); /* duplicates never enter pass 1's chains */
   }

@@ -26,8 +26,8 @@ int pd_name_casecmp(const char *a, const char *b) {
         return 0;
       a++, b++;
     }
-    uint32_t ca = pd_utf8_next_folded(&a);
-    uint32_t cb = pd_utf8_next_folded(&b);
+    uint32_t ca = pd_next_folded(&a);
+    uint32_t cb = pd_next_folded(&b);
     if (ca != cb)
       return ca < cb ? -1 : 1;
     if (ca == 0)
@@ -44,14 +44,14 @@ bool pd_wildcard_match(const char *pattern, const char *text) {
   const char *star_p = NULL, *star_t = NULL;
   for (;;) {
     const char *pn = p;
-    uint32_t pc = pd_utf8_next_folded(&pn);
+    uint32_t pc = pd_next_folded(&pn);
     if (pc == '*') {
       star_p = p = pn; /* '*' first matches nothing */
       star_t = t;
       continue;
     }
     const char *tn = t;
-    uint32_t tc = pd_utf8_next_folded(&tn);
+    uint32_t tc = pd_next_folded(&tn);
     if (tc == 0) {
       while (*p == '*')
         p++;
@@ -65,7 +65,7 @@ bool pd_wildcard_match(const char *pattern, const char *text) {
     if (star_p == NULL)
       return false;
     /* Let the last '*' swallow one more character and retry. */
-    pd_utf8_next_folded(&star_t);
+    pd_next_folded(&star_t);
     p = star_p;
     t = star_t;
   }

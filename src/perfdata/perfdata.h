@@ -373,7 +373,9 @@ const char *pd_selection_query(pd_selection *sel, size_t *unresolved);
 /* One pass over `newer` (and `older`, which may be NULL): every counter the
  * paths match, in path order then blob order; instances are paired across
  * samples by their full name. A counter matched by two paths appears once
- * (first path). The results array stays valid until the next call. */
+ * (first path). The results and their strings stay valid until the next
+ * evaluation or the next decode into `newer`, whichever comes first
+ * (instance names point into the newer snapshot). */
 pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
                                 pd_snapshot *newer, const pd_result **results,
                                 size_t *count, pd_error *err);

@@ -353,10 +353,18 @@ static const char *canonical_path(pd_selection *sel, const char *object,
   char *s = pd_text_alloc(&sel->text, a + b + c + 6);
   if (s == NULL)
     return NULL;
-  if (instance != NULL)
-    sprintf(s, "\\%s(%s)\\%s", object, instance, counter);
-  else
-    sprintf(s, "\\%s\\%s", object, counter);
+  char *p = s;
+  *p++ = '\\';
+  memcpy(p, object, a);
+  p += a;
+  if (instance != NULL) {
+    *p++ = '(';
+    memcpy(p, instance, b);
+    p += b;
+    *p++ = ')';
+  }
+  *p++ = '\\';
+  memcpy(p, counter, c + 1);
   return s;
 }
 
@@ -414,10 +422,8 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
           old_inst = &old->instances[at];
       }
     }
-    const char *instance_text =
-        full ? pd_text_dup(&sel->text, full, strlen(full)) : NULL;
-    if (full != NULL && instance_text == NULL)
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    /* Lives in the newer snapshot's arena, like the results' use of it. */
+    const char *instance_text = full;
     for (uint32_t k = 0; k < n_counters; k++) {
       uint32_t c = sel->counters[k];
       const pd_counter_def *def = &obj->counters[c];

@@ -1,0 +1,482 @@
+/* collectd-winperf: parser benchmarks (figures, never assertions).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ *   bench            realistic blobs built with the test encoder:
+ *                    ~0.5 MB (Memory, Processor x17, Process x1,000 with
+ *                    duplicate names, 60 counters each) and ~2 MB (the same
+ *                    plus Thread x13,000 with Process parents)
+ *   bench FILE...    any blob(s), every counter of every object selected
+ *
+ * For each blob: decode alone, and decode + select + compute for a typical
+ * configuration (20 paths, some wildcards) over alternating samples, as the
+ * plugin runs each interval. Prints the median time per blob, ns per
+ * instance, MB/s, and allocations per interval once warm (counted by
+ * wrapping malloc/calloc/realloc at link time). For scale it also times a
+ * plain pass reading every byte of the blob once.
+ */
+#include "encoder.h"
+#include "perfdata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------ allocation counting */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t m);
+void *__wrap_realloc(void *p, size_t n);
+static unsigned long allocations;
+void *__wrap_malloc(size_t n) {
+  allocations++;
+  return __real_malloc(n);
+}
+void *__wrap_calloc(size_t n, size_t m) {
+  allocations++;
+  return __real_calloc(n, m);
+}
+void *__wrap_realloc(void *p, size_t n) {
+  allocations++;
+  return __real_realloc(p, n);
+}
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+enum { MAX_RUNS = 2001 };
+
+/* ------------------------------------------------------- the blobs */
+
+/* Windows' name indices for the objects and some counters. */
+enum {
+  OBJ_SYSTEM = 2,
+  OBJ_MEMORY = 4,
+  OBJ_PROCESS = 230,
+  OBJ_THREAD = 232,
+  OBJ_PROCESSOR = 238,
+  C_PROCESSOR_TIME = 6,
+  C_USER_TIME = 142,
+  C_PRIV_TIME = 144,
+  C_INTERRUPTS = 148,
+  C_AVAILABLE = 1380,
+  C_COMMITTED = 26,
+  C_PAGES = 40,
+  C_WORKING_SET = 180,
+  C_HANDLES = 952,
+  C_ID_PROCESS = 784,
+  C_IO_READ = 1420,
+  C_THREAD_STATE = 46,
+};
+
+typedef struct host {
+  enc_blob *blob;
+  enc_object *memory, *processor, *process, *thread;
+} host;
+
+static uint32_t counter_type_for(uint32_t i) {
+  static const uint32_t mix[] = {PD_100NSEC_TIMER, PD_COUNTER_LARGE_RAWCOUNT,
+                                 PD_COUNTER_BULK_COUNT, PD_COUNTER_RAWCOUNT,
+                                 PD_COUNTER_COUNTER};
+  return mix[i % 5];
+}
+
+static host build_host(bool with_threads) {
+  host h;
+  memset(&h, 0, sizeof h);
+  h.blob = enc_new("BENCH-HOST");
+  enc_set_clock(h.blob, 1000000000, 10000000, 133485408000000000);
+
+  h.memory = enc_add_object(h.blob, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
+  enc_add_counter(h.memory, C_AVAILABLE, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.memory, C_COMMITTED, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.memory, C_PAGES, PD_COUNTER_COUNTER);
+  for (uint32_t c = 0; c < 27; c++)
+    enc_add_counter(h.memory, 2000 + 2 * c, counter_type_for(c));
+
+  h.processor = enc_add_object(h.blob, OBJ_PROCESSOR, ENC_MULTI_INSTANCE);
+  enc_add_counter(h.processor, C_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
+  enc_add_counter(h.processor, C_USER_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.processor, C_PRIV_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.processor, C_INTERRUPTS, PD_COUNTER_COUNTER);
+  for (uint32_t c = 0; c < 11; c++)
+    enc_add_counter(h.processor, 2100 + 2 * c, counter_type_for(c));
+  for (int i = 0; i < 17; i++) {
+    char name[16];
+    if (i == 16)
+      snprintf(name, sizeof name, "_Total");
+    else
+      snprintf(name, sizeof name, "%d", i);
+    enc_add_instance(h.processor, name);
+  }
+
+  h.process = enc_add_object(h.blob, OBJ_PROCESS, ENC_MULTI_INSTANCE);
+  enc_add_counter(h.process, C_PROCESSOR_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.process, C_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.process, C_HANDLES, PD_COUNTER_RAWCOUNT);
+  enc_add_counter(h.process, C_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+  enc_add_counter(h.process, C_IO_READ, PD_COUNTER_BULK_COUNT);
+  for (uint32_t c = 0; c < 55; c++)
+    enc_add_counter(h.process, 2200 + 2 * c, counter_type_for(c));
+  static const char *const names[] = {
+      "svchost",  "chrome",   "RuntimeBroker", "conhost",   "w3wp",
+      "sqlservr", "explorer", "dllhost",       "taskhostw", "MsMpEng"};
+  for (int i = 0; i < 1000; i++) {
+    char name[32];
+    if (i == 999)
+      snprintf(name, sizeof name, "_Total");
+    else if (i % 3 == 0) /* a third are duplicates of a few names */
+      snprintf(name, sizeof name, "%s", names[i % 10]);
+    else
+      snprintf(name, sizeof name, "%s-%d", names[i % 10], i);
+    uint32_t in = enc_add_instance(h.process, name);
+    enc_set_value(h.process, in, 3, (uint64_t)(4 * i + 4));
+  }
+
+  if (with_threads) {
+    h.thread = enc_add_object(h.blob, OBJ_THREAD, ENC_MULTI_INSTANCE);
+    enc_add_counter(h.thread, C_PROCESSOR_TIME, PD_100NSEC_TIMER);
+    enc_add_counter(h.thread, C_THREAD_STATE, PD_COUNTER_RAWCOUNT);
+    for (uint32_t c = 0; c < 10; c++)
+      enc_add_counter(h.thread, 2400 + 2 * c, counter_type_for(c));
+    for (int i = 0; i < 13000; i++) {
+      char name[16];
+      snprintf(name, sizeof name, "%d", i % 13);
+      uint32_t in = enc_add_instance(h.thread, name);
+      enc_instance_set_parent(h.thread, in, OBJ_PROCESS, (uint32_t)(i / 13));
+    }
+  }
+  return h;
+}
+
+/* Advance every value as one interval (1 s) would. */
+static void advance(host *h, int step) {
+  enc_set_clock(h->blob, 1000000000 + (int64_t)step * 10000000, 10000000,
+                133485408000000000 + (int64_t)step * 10000000);
+  enc_object *objs[] = {h->memory, h->processor, h->process, h->thread};
+  for (int k = 0; k < 4; k++) {
+    enc_object *o = objs[k];
+    if (o == NULL)
+      continue;
+    uint32_t ni = enc_object_instance_count(o),
+             nc = enc_object_counter_count(o);
+    if (o == h->memory)
+      ni = 1;
+    for (uint32_t i = 0; i < ni; i++)
+      for (uint32_t c = 0; c < nc; c++)
+        enc_set_value(o, i, c,
+                      enc_get_value(o, i, c) + 1000 * (uint64_t)(c + i % 7));
+  }
+}
+
+static void append(uint8_t **buf, size_t *len, size_t *cap, const char *s) {
+  size_t n = strlen(s);
+  if (*len + 2 * n + 4 > *cap) {
+    *cap = (*cap + 2 * n + 4) * 2;
+    *buf = realloc(*buf, *cap);
+  }
+  for (size_t i = 0; i <= n; i++) { /* with the NUL */
+    (*buf)[(*len)++] = (uint8_t)s[i];
+    (*buf)[(*len)++] = 0;
+  }
+}
+
+static pd_names *bench_names(void) {
+  static const char *const pairs[] = {
+      "1",    "2500",
+      "2",    "System",
+      "4",    "Memory",
+      "230",  "Process",
+      "232",  "Thread",
+      "238",  "Processor",
+      "6",    "% Processor Time",
+      "142",  "% User Time",
+      "144",  "% Privileged Time",
+      "148",  "Interrupts/sec",
+      "1380", "Available Bytes",
+      "26",   "Committed Bytes",
+      "40",   "Pages/sec",
+      "180",  "Working Set",
+      "952",  "Handle Count",
+      "784",  "ID Process",
+      "1420", "IO Read Bytes/sec",
+      "46",   "Thread State",
+  };
+  uint8_t *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+    append(&buf, &len, &cap, pairs[i]);
+  append(&buf, &len, &cap, "");
+  pd_names *names = NULL;
+  pd_error err;
+  if (pd_names_parse(buf, len, &names, &err) != PD_OK)
+    fprintf(stderr, "bench: names: %s\n", err.message);
+  free(buf);
+  return names;
+}
+
+static const char *const typical_paths[] = {
+    "\\Processor(*)\\% Processor Time",
+    "\\Processor(_Total)\\% User Time",
+    "\\Processor(_Total)\\% Privileged Time",
+    "\\Processor(_Total)\\Interrupts/sec",
+    "\\Memory\\Available Bytes",
+    "\\Memory\\Committed Bytes",
+    "\\Memory\\Pages/sec",
+    "\\Process(*)\\% Processor Time",
+    "\\Process(*)\\Working Set",
+    "\\Process(svchost*)\\Handle Count",
+    "\\Process(_Total)\\IO Read Bytes/sec",
+    "\\Process(_Total)\\Handle Count",
+    "\\Process(w3wp*)\\ID Process",
+    "\\Process(explorer)\\Working Set",
+    "\\Process(sqlservr)\\% Processor Time",
+    "\\Process(chrome#2)\\Working Set",
+    "\\Processor(0)\\% User Time",
+    "\\Processor(1)\\% Privileged Time",
+    "\\Processor(2)\\% Processor Time",
+    "\\Memory\\Pages/sec",
+};
+
+/* Thread paths make every thread's full name ("process/n#k") necessary:
+ * measured separately. */
+static const char *const thread_paths[] = {
+    "\\Thread(explorer/*)\\% Processor Time",
+    "\\Thread(_Total/*)\\Thread State",
+};
+
+/* ------------------------------------------------------- measuring */
+
+enum { SAMPLES = 8 };
+
+/* Consecutive samples of one host, cycled through as intervals. */
+typedef struct blob_pair {
+  const char *label;
+  uint8_t *bytes[SAMPLES];
+  size_t len[SAMPLES];
+  int count;
+} blob_pair;
+
+static size_t total_instances(pd_snapshot *snap) {
+  size_t n = 0;
+  for (uint32_t k = 0; k < pd_snapshot_object_count(snap); k++)
+    n += pd_snapshot_object(snap, k)->instance_count;
+  return n;
+}
+
+static uint64_t read_every_byte(const uint8_t *p, size_t len) {
+  uint64_t acc = 0, w;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, p + i, 8);
+    acc ^= w;
+  }
+  for (; i < len; i++)
+    acc ^= p[i];
+  return acc;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return v[n / 2];
+}
+
+/* Runs for about `budget_ns` or MAX_RUNS, whichever first. */
+static int runs_for(double one_ns, double budget_ns) {
+  int n = one_ns > 0 ? (int)(budget_ns / one_ns) : MAX_RUNS;
+  return n < 21 ? 21 : n > MAX_RUNS ? MAX_RUNS : n;
+}
+
+static void measure(blob_pair *bp, pd_selection *sel, const char *sel_label,
+                    bool header) {
+  static double t[MAX_RUNS];
+  pd_snapshot *snap[2] = {pd_snapshot_new(), pd_snapshot_new()};
+  pd_error err;
+  size_t len = bp->len[0];
+
+  if (pd_decode(snap[1], bp->bytes[0], len, NULL, &err) != PD_OK) {
+    printf("%s: decode error: %s\n", bp->label, err.message);
+    return;
+  }
+  size_t inst = total_instances(snap[1]);
+  uint32_t objects = pd_snapshot_object_count(snap[1]);
+
+  double t0, one;
+  int n;
+  unsigned long a0;
+  if (header) {
+    /* The floor: one pass reading every byte (xor of 8-byte words). */
+    t0 = now_ns();
+    volatile uint64_t sink = read_every_byte(bp->bytes[0], len);
+    one = now_ns() - t0;
+    n = runs_for(one, 3e8);
+    for (int i = 0; i < n; i++) {
+      t0 = now_ns();
+      sink = read_every_byte(bp->bytes[0], len);
+      t[i] = now_ns() - t0;
+    }
+    (void)sink;
+    double memchr_ns = median(t, n);
+
+    /* Decode alone, into a warm snapshot. */
+    t0 = now_ns();
+    pd_decode(snap[0], bp->bytes[0], len, NULL, &err);
+    one = now_ns() - t0;
+    n = runs_for(one, 1e9);
+    a0 = allocations;
+    for (int i = 0; i < n; i++) {
+      t0 = now_ns();
+      pd_decode(snap[0], bp->bytes[0], len, NULL, &err);
+      t[i] = now_ns() - t0;
+    }
+    unsigned long decode_allocs = allocations - a0;
+    double decode_ns = median(t, n);
+    printf("%s: %.2f MB, %u objects, %zu instances\n", bp->label, len / 1e6,
+           objects, inst);
+    if (memchr_ns > 0)
+      printf("  read every byte once (floor)   %9.1f us\n", memchr_ns / 1e3);
+    printf("  decode                        %9.1f us  %6.1f ns/instance  "
+           "%7.0f MB/s  %.2f allocs/blob\n",
+           decode_ns / 1e3, decode_ns / (double)(inst ? inst : 1),
+           len / decode_ns * 1e3, (double)decode_allocs / n);
+  }
+  /* Interval loop: decode the newer sample, evaluate against the older,
+   * alternate snapshots, as the plugin does. Warm up first. */
+  const pd_result *results = NULL;
+  size_t count = 0;
+  for (int w = 0; w < 4; w++) {
+    int cur = w & 1, k = w % bp->count;
+    pd_decode(snap[cur], bp->bytes[k], bp->len[k], NULL, &err);
+    pd_selection_evaluate(sel, snap[!cur], snap[cur], &results, &count, &err);
+  }
+  t0 = now_ns();
+  pd_decode(snap[0], bp->bytes[0], bp->len[0], NULL, &err);
+  pd_selection_evaluate(sel, snap[1], snap[0], &results, &count, &err);
+  one = now_ns() - t0;
+  size_t ok = 0;
+  bool counted = false;
+  n = runs_for(one, 2e9);
+  a0 = allocations;
+  for (int i = 0; i < n; i++) {
+    int cur = i & 1, k = i % bp->count;
+    t0 = now_ns();
+    pd_decode(snap[cur], bp->bytes[k], bp->len[k], NULL, &err);
+    pd_selection_evaluate(sel, snap[!cur], snap[cur], &results, &count, &err);
+    t[i] = now_ns() - t0;
+    if (!counted && k != 0 && i >= n - 8) { /* consecutive samples */
+      counted = true;
+      for (size_t r = 0; r < count; r++)
+        ok += results[r].status == PD_VALUE_OK;
+    }
+  }
+  unsigned long interval_allocs = allocations - a0;
+  double interval_ns = median(t, n);
+
+  printf("  + select + compute, %-9s %9.1f us  %6.1f ns/instance  "
+         "%7.0f MB/s  %.2f allocs/interval  (%zu paths -> %zu values, %zu "
+         "with a value)\n",
+         sel_label, interval_ns / 1e3, interval_ns / (double)(inst ? inst : 1),
+         len / interval_ns * 1e3, (double)interval_allocs / n,
+         pd_selection_path_count(sel), count, ok);
+  pd_snapshot_free(snap[0]);
+  pd_snapshot_free(snap[1]);
+}
+
+static uint8_t *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *buf = n > 0 ? malloc((size_t)n) : NULL;
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  *len = (size_t)(n > 0 ? n : 0);
+  return buf;
+}
+
+static int bench_files(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    blob_pair bp = {.label = argv[i]};
+    bp.bytes[0] = read_file(argv[i], &bp.len[0]);
+    if (bp.bytes[0] == NULL) {
+      fprintf(stderr, "bench: cannot read %s\n", argv[i]);
+      return 1;
+    }
+    bp.count = 1;
+    /* Every counter of every object in the blob. */
+    pd_snapshot *snap = pd_snapshot_new();
+    pd_error err;
+    pd_selection *sel = pd_selection_new();
+    if (pd_decode(snap, bp.bytes[0], bp.len[0], NULL, &err) != PD_OK)
+      fprintf(stderr, "bench: %s: %s\n", argv[i], err.message);
+    for (uint32_t k = 0; k < pd_snapshot_object_count(snap); k++) {
+      char path[48];
+      const pd_object *o = pd_snapshot_object(snap, k);
+      snprintf(path, sizeof path,
+               o->num_instances == -1 ? "\\%u\\*" : "\\%u(*)\\*",
+               o->name_index);
+      pd_selection_add(sel, path, NULL, &err);
+    }
+    pd_snapshot_free(snap);
+    measure(&bp, sel, "all", true);
+    pd_selection_free(sel);
+    free(bp.bytes[0]);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1)
+    return bench_files(argc, argv);
+  pd_names *names = bench_names();
+  pd_selection *sel = pd_selection_new();
+  pd_error err;
+  for (size_t i = 0; i < sizeof typical_paths / sizeof *typical_paths; i++)
+    if (pd_selection_add(sel, typical_paths[i], NULL, &err) != PD_OK)
+      fprintf(stderr, "bench: %s: %s\n", typical_paths[i], err.message);
+  pd_selection_set_names(sel, names);
+  pd_selection *sel_threads = pd_selection_new();
+  for (size_t i = 0; i < sizeof typical_paths / sizeof *typical_paths; i++)
+    pd_selection_add(sel_threads, typical_paths[i], NULL, &err);
+  for (size_t i = 0; i < sizeof thread_paths / sizeof *thread_paths; i++)
+    pd_selection_add(sel_threads, thread_paths[i], NULL, &err);
+  pd_selection_set_names(sel_threads, names);
+
+  for (int with_threads = 0; with_threads <= 1; with_threads++) {
+    host h = build_host(with_threads);
+    blob_pair bp = {.label = with_threads ? "host + Thread x13000"
+                                          : "host (Memory, Processor x17, "
+                                            "Process x1000)"};
+    bp.count = SAMPLES;
+    for (int k = 0; k < SAMPLES; k++) {
+      advance(&h, k);
+      bp.bytes[k] = enc_build(h.blob, &bp.len[k]);
+    }
+    measure(&bp, sel, "20 paths", true);
+    if (with_threads)
+      measure(&bp, sel_threads, "+2 Thread", false);
+    for (int k = 0; k < SAMPLES; k++)
+      free(bp.bytes[k]);
+    enc_free(h.blob);
+  }
+  pd_selection_free(sel);
+  pd_selection_free(sel_threads);
+  pd_names_free(names);
+  return 0;
+}
