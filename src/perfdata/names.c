@@ -1,5 +1,5 @@
-/* collectd-winperf: Counter/Help name tables (spec 4.1).
- * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+/* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ * collectd-winperf: Counter/Help name tables (spec 4.1).
  *
  * A table is a REG_MULTI_SZ of UTF-16LE strings in pairs: decimal index, then
  * name. Indices reach 2^32, so nothing is sized by an index value: the pairs

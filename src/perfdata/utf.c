@@ -1,6 +1,6 @@
-/* collectd-winperf: text conversion (UTF-16, Windows code pages -> UTF-8) and
+/* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ * collectd-winperf: text conversion (UTF-16, Windows code pages -> UTF-8) and
  * case folding for counter and instance names.
- * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * All three functions are on the decoder's hot path (instance names, spec
  * 1.4): no allocation, ASCII fast paths.

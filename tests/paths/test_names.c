@@ -1,5 +1,5 @@
-/* collectd-winperf: tests for Counter/Help name tables (names.c, spec 4.1).
- * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+/* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ * collectd-winperf: tests for Counter/Help name tables (names.c, spec 4.1).
  *
  * The tables are REG_MULTI_SZ UTF-16LE bytes assembled here by hand; the
  * expected offsets are counted by hand (2 bytes per unit).

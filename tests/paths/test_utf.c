@@ -1,5 +1,5 @@
-/* collectd-winperf: tests for text conversion and case folding (utf.c).
- * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+/* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ * collectd-winperf: tests for text conversion and case folding (utf.c).
  *
  * Expected bytes are hand-encoded from the Unicode and Windows-1252 tables.
  */
