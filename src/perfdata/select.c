@@ -7,8 +7,7 @@
  * PDH name (spec 1.4), as PDH does. All storage is owned here and reused, so
  * a warm selection allocates nothing per interval.
  */
-#include "pd_internal.h"
-#include "text_arena.h"
+#include "snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,8 @@ typedef struct compiled_path {
   size_t object_count;
   uint32_t numeric_object; /* when path.object_is_index */
   uint32_t numeric_counter;
-  size_t matches; /* counters matched in the last evaluation */
+  bool all_instances; /* "(*)": every instance, no matching needed */
+  size_t matches;     /* counters matched in the last evaluation */
 } compiled_path;
 
 struct pd_selection {
@@ -45,7 +45,15 @@ struct pd_selection {
 
   uint64_t *seen; /* open-addressing set of emitted (object, inst, counter) */
   size_t seen_cap, seen_count;
+
+  /* The older sample's instance for each of the newer sample's instances
+   * (by position in the snapshot), looked up once per evaluation however
+   * many paths need it: PAIR_UNKNOWN, PAIR_NONE or the older position. */
+  int32_t *pair;
+  size_t pair_cap;
 };
+
+enum { PAIR_UNKNOWN = -1, PAIR_NONE = -2 };
 
 pd_selection *pd_selection_new(void) {
   return calloc(1, sizeof(pd_selection));
@@ -66,6 +74,7 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->results);
   free(sel->counters);
   free(sel->seen);
+  free(sel->pair);
   pd_text_free(&sel->text);
   free(sel);
 }
@@ -129,6 +138,8 @@ pd_status pd_selection_add(pd_selection *sel, const char *text, size_t *path_id,
     pd_path_clear(&cp->path);
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   }
+  cp->all_instances =
+      cp->instance_pattern != NULL && strcmp(cp->instance_pattern, "*") == 0;
   if (path.object_is_index)
     parse_index(path.object, &cp->numeric_object);
   if (path.counter_is_index)
@@ -340,6 +351,8 @@ static bool instance_matches(const compiled_path *cp, const pd_object *obj,
            strcmp(cp->instance_pattern, "*") == 0;
   if (cp->instance_pattern == NULL)
     return false;
+  if (cp->all_instances)
+    return true;
   if (cp->path.instance_has_wildcard)
     return pd_wildcard_match(cp->instance_pattern, full);
   return pd_name_casecmp(cp->instance_pattern, full) == 0;
@@ -417,9 +430,13 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
         if (old->num_instances == -1 && old->instance_count == 1)
           old_inst = &old->instances[0];
       } else {
-        int64_t at = pd_find_instance(older, old, full);
-        if (at >= 0)
-          old_inst = &old->instances[at];
+        size_t g = (size_t)(&obj->instances[i] - newer->instances);
+        if (sel->pair[g] == PAIR_UNKNOWN) {
+          int64_t at = pd_find_instance(older, old, full);
+          sel->pair[g] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PAIR_NONE;
+        }
+        if (sel->pair[g] >= 0)
+          old_inst = &old->instances[sel->pair[g]];
       }
     }
     /* Lives in the newer snapshot's arena, like the results' use of it. */
@@ -480,6 +497,16 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
   }
   if (!resolve(sel))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  if (older != NULL && newer->instance_count > 0) {
+    if (newer->instance_count > sel->pair_cap) {
+      int32_t *p = realloc(sel->pair, newer->instance_count * sizeof *p);
+      if (p == NULL)
+        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+      sel->pair = p;
+      sel->pair_cap = newer->instance_count;
+    }
+    memset(sel->pair, 0xFF, newer->instance_count * sizeof *sel->pair);
+  }
   uint32_t n_objects = pd_snapshot_object_count(newer);
   for (size_t p = 0; p < sel->path_count; p++) {
     compiled_path *cp = &sel->paths[p];
