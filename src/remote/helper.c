@@ -46,6 +46,7 @@ typedef struct helper_cfg {
   unsigned connect_timeout_ms;
   unsigned query_timeout_ms;
   int encrypt;
+  int user_from_argv, domain_from_argv;
 } helper_cfg;
 
 typedef struct conn {
@@ -225,11 +226,13 @@ static int load_credentials(helper_cfg *cfg, herr *e) {
       }
       *eq = '\0';
       char *key = trim(s), *val = trim(eq + 1);
-      if (strcmp(key, "username") == 0)
+      /* --user/--domain on the command line win over the file. */
+      if (strcmp(key, "username") == 0 && !cfg->user_from_argv)
         copy_str(cfg->user, sizeof(cfg->user), val);
       else if (strcmp(key, "password") == 0)
         copy_str(cfg->password, sizeof(cfg->password), val);
-      else if (strcmp(key, "domain") == 0 || strcmp(key, "workgroup") == 0)
+      else if ((strcmp(key, "domain") == 0 || strcmp(key, "workgroup") == 0) &&
+               !cfg->domain_from_argv)
         copy_str(cfg->domain, sizeof(cfg->domain), val);
       /* other keys are ignored, as smbclient does */
     }
@@ -643,9 +646,11 @@ int main(int argc, char **argv) {
       i++;
     } else if (strcmp(a, "--user") == 0) {
       copy_str(cfg.user, sizeof(cfg.user), v);
+      cfg.user_from_argv = 1;
       i++;
     } else if (strcmp(a, "--domain") == 0) {
       copy_str(cfg.domain, sizeof(cfg.domain), v);
+      cfg.domain_from_argv = 1;
       i++;
     } else if (strcmp(a, "--credentials") == 0) {
       cfg.credentials = v;
