@@ -191,9 +191,25 @@ static void test_file(void) {
   rmdir(dir);
 }
 
+/* The shipped example must load. */
+static void test_example(void) {
+  const char *top = getenv("top_srcdir");
+  if (!OK(top != NULL, "top_srcdir set (run by make check)"))
+    return;
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/conf/winperf.yaml", top);
+  wp_counter_list list;
+  int rc = wp_counters_load(path, &list, err, sizeof(err));
+  if (!OK(rc == 0, "conf/winperf.yaml loads"))
+    tap_diag("  error: %s", err);
+  IS_INT(list.count, 18, "conf/winperf.yaml: 18 entries");
+  wp_counters_free(&list);
+}
+
 int main(void) {
   test_valid();
   test_errors();
   test_file();
+  test_example();
   return tap_done();
 }
