@@ -269,7 +269,15 @@ e2e_plugin_dir() {
   done
 }
 
-# e2e_check_executables: the collectd binary itself.
+# e2e_need TOOL...: tools the test calls (jq parses InfluxDB's and
+# whisper-fetch's JSON; curl talks to InfluxDB; ss finds free ports).
+e2e_need() {
+  for _t in "$@"; do
+    command -v "$_t" >/dev/null 2>&1 || e2e_bail "$_t installed (apt-get install $_t)"
+  done
+}
+
+# e2e_need_collectd: the collectd binary itself.
 e2e_need_collectd() {
   [ -x /usr/sbin/collectd ] || e2e_bail "/usr/sbin/collectd missing (apt-get install collectd-core)"
 }
