@@ -1,6 +1,6 @@
-/* collectd-winperf: counter paths (spec 4.2), wildcard matching and
+/* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ * collectd-winperf: counter paths (spec 4.2), wildcard matching and
  * case-insensitive name comparison.
- * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  *   path     := [ "\\" machine ] "\" object [ "(" instance ")" ] "\" counter
  *   instance := [ parent "/" ] name [ "#" index ]
