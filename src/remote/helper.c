@@ -11,7 +11,8 @@
  *
  * Usage: winperf-remote-helper [--port N] [--user [DOMAIN\]NAME]
  *          [--domain NAME] [--credentials FILE] [--connect-timeout MS]
- *          [--query-timeout MS] [--encrypt] [--smb-conf FILE] HOST
+ *          [--query-timeout MS] [--buffer-size BYTES] [--encrypt]
+ *          [--smb-conf FILE] HOST
  * Credentials: the file (smbclient's "-A" format: username = / password = /
  * domain = lines; must not be world-readable), else the environment
  * (WINPERF_REMOTE_USER, WINPERF_REMOTE_PASSWORD, WINPERF_REMOTE_DOMAIN).
@@ -45,6 +46,7 @@ typedef struct helper_cfg {
   const char *smb_conf;
   unsigned connect_timeout_ms;
   unsigned query_timeout_ms;
+  unsigned buffer_size; /* first BaseRegQueryValue buffer */
   int encrypt;
   int user_from_argv, domain_from_argv;
 } helper_cfg;
@@ -505,7 +507,7 @@ static int query_value(conn *c, const helper_cfg *cfg, const char *name,
                        uint32_t *hint, rrp_query_result *res, herr *e) {
   char msg[256];
   uint8_t stub[RRP_HANDLE_LEN + 64 + 2 * RRP_MAX_NAME];
-  uint32_t size = *hint ? *hint : FIRST_QUERY_SIZE;
+  uint32_t size = *hint ? *hint : cfg->buffer_size;
   for (;;) {
     size_t n = rrp_build_query_value(stub, sizeof(stub), &c->key, name, size);
     if (n == 0)
@@ -619,7 +621,7 @@ static void usage(void) {
           "[--domain NAME]\n"
           "         [--credentials FILE] [--connect-timeout MS] "
           "[--query-timeout MS]\n"
-          "         [--encrypt] [--smb-conf FILE] HOST\n"
+          "         [--buffer-size BYTES] [--encrypt] [--smb-conf FILE] HOST\n"
           "Speaks the winperf framed protocol on stdin/stdout; meant to be "
           "started by\nthe collectd-winperf plugin or the winperf tool.\n");
 }
@@ -631,6 +633,7 @@ int main(int argc, char **argv) {
   int ok = 1;
   cfg.connect_timeout_ms = 10000;
   cfg.query_timeout_ms = 30000;
+  cfg.buffer_size = FIRST_QUERY_SIZE;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -661,6 +664,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "--connect-timeout") == 0) {
       cfg.connect_timeout_ms = parse_uint(v, 3600000, &ok);
       i++;
+    } else if (strcmp(a, "--buffer-size") == 0) {
+      cfg.buffer_size = parse_uint(v, RRP_MAX_DATA, &ok);
+      i++;
     } else if (strcmp(a, "--query-timeout") == 0) {
       cfg.query_timeout_ms = parse_uint(v, 3600000, &ok);
       i++;
@@ -672,7 +678,7 @@ int main(int argc, char **argv) {
   }
   if (!ok || cfg.host == NULL || cfg.host[0] == '\0' ||
       strpbrk(cfg.host, "/\\@ ") != NULL || cfg.connect_timeout_ms == 0 ||
-      cfg.query_timeout_ms == 0) {
+      cfg.query_timeout_ms == 0 || cfg.buffer_size == 0) {
     usage();
     return 2;
   }

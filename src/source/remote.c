@@ -39,7 +39,7 @@
 typedef struct wp_remote {
   wp_source base;
   char *host, *user, *domain, *credentials, *helper;
-  char port[8], connect_ms[16], query_ms[16];
+  char port[8], connect_ms[16], query_ms[16], buffer_size[16];
   int encrypt;
   unsigned timeout_ms; /* connect + query + margin */
   pid_t pid;
@@ -125,6 +125,10 @@ static wp_source_status spawn(wp_remote *r, char *errbuf, size_t errlen) {
   argv[n++] = r->connect_ms;
   argv[n++] = "--query-timeout";
   argv[n++] = r->query_ms;
+  if (r->buffer_size[0]) {
+    argv[n++] = "--buffer-size";
+    argv[n++] = r->buffer_size;
+  }
   if (r->encrypt)
     argv[n++] = "--encrypt";
   argv[n++] = r->host;
@@ -392,6 +396,8 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
   r->encrypt = opt->encrypt;
   if (opt->port)
     snprintf(r->port, sizeof(r->port), "%u", opt->port);
+  if (opt->buffer_size)
+    snprintf(r->buffer_size, sizeof(r->buffer_size), "%u", opt->buffer_size);
   unsigned cms = opt->connect_timeout_ms ? opt->connect_timeout_ms : 10000;
   unsigned qms = opt->query_timeout_ms ? opt->query_timeout_ms : 30000;
   if (cms > 3600000)

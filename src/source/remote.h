@@ -25,6 +25,7 @@ typedef struct wp_remote_options {
   const char *helper;           /* NULL: WP_REMOTE_HELPER_PATH */
   unsigned connect_timeout_ms;  /* 0: 10000 */
   unsigned query_timeout_ms;    /* 0: 30000 */
+  unsigned buffer_size;         /* first query buffer; 0: 256 KiB */
   int encrypt;                  /* require SMB3 encryption */
 } wp_remote_options;
 

@@ -20,6 +20,7 @@ The two samples are 5 s apart (PerfFreq 10 MHz, dT = 50,000,000 ticks and
   Processor(1) Interrupts/sec:                   dN  250 ->  50
   System Context Switches/sec: dN 7500 -> 1500
   System Processes (RAWCOUNT): 42, then 43
+  Thread(t<n>) ID Thread (RAWCOUNT): n, for 300 instances
 """
 import os
 import struct
@@ -39,7 +40,15 @@ ENTRIES = [
     (8, "System", "p", None),
     (10, "Processes", "c[8]", PERF_COUNTER_RAWCOUNT),
     (12, "Context Switches/sec", "c[8]", PERF_COUNTER_COUNTER),
+    (14, "Thread", "p", None),
+    (16, "ID Thread", "c[14]", PERF_COUNTER_RAWCOUNT),
 ]
+
+# Enough instances (64 bytes each) for a ~20 KB blob: several DCE/RPC
+# fragments (4280 bytes each), and above a first buffer of 8 KiB (the test
+# passes --buffer-size 8192; Samba then truncates silently and the helper
+# must grow the buffer). Samba builds each instance slowly: keep it small.
+THREADS = 300
 
 SAMPLES = {
     1: {
@@ -79,6 +88,9 @@ def main():
     put(names, "2inst", "2")
     put(names, "2i0name", "0")
     put(names, "2i1name", "1")
+    put(names, "14inst", str(THREADS))
+    for i in range(THREADS):
+        put(names, "14i%dname" % i, "t%d" % i)
     put(names, "0PerfFreq", "10000000")
     names.close()
 
@@ -93,6 +105,9 @@ def main():
         put(data, "2i%d" % i, struct.pack("<QQ", busy, interrupts))
     put(data, "10", str(s["processes"]))
     put(data, "12", str(s["switches"]))
+    put(data, "16", "0")
+    for i in range(THREADS):
+        put(data, "14i%d" % i, struct.pack("<Q", i))
     data.close()
 
 

@@ -2,7 +2,8 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * remote_driver [--helper PATH] [--port N] [--credentials FILE]
- *               [--user NAME] [--query-timeout MS] HOST
+ *               [--user NAME] [--query-timeout MS] [--connect-timeout MS]
+ *               [--buffer-size BYTES] HOST
  * reads commands on stdin, one per line, and answers one line each:
  *   collect FILE QUERY   fetch a blob through src/source/remote.c (QUERY:
  *                        "Global" or an index list, spaces allowed)
@@ -221,6 +222,8 @@ int main(int argc, char **argv) {
       opt.user = argv[++i];
     else if (i + 1 < argc && strcmp(argv[i], "--query-timeout") == 0)
       opt.query_timeout_ms = (unsigned)atoi(argv[++i]);
+    else if (i + 1 < argc && strcmp(argv[i], "--buffer-size") == 0)
+      opt.buffer_size = (unsigned)atoi(argv[++i]);
     else if (i + 1 < argc && strcmp(argv[i], "--connect-timeout") == 0)
       opt.connect_timeout_ms = (unsigned)atoi(argv[++i]);
     else
