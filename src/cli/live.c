@@ -4,6 +4,7 @@
  */
 #include "live.h"
 
+#include "../source/perflib_v2.h"
 #include "../source/registry.h"
 #include "cli.h"
 #include "json.h"
@@ -473,5 +474,134 @@ out:
   if (names)
     pd_names_free(names);
   pd_selection_free(sel);
+  return rc;
+}
+
+/* ------------------------------------------------------ V2 (PerfLib) */
+
+int cmd_query_v2(int argc, char **argv) {
+  enum { OPT_SET = 400, OPT_COUNTER, OPT_INSTANCE };
+  static const struct option longopts[] = {
+      LIVE_LONGOPTS,
+      {"set", required_argument, NULL, OPT_SET},
+      {"counter", required_argument, NULL, OPT_COUNTER},
+      {"instance", required_argument, NULL, OPT_INSTANCE},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
+  };
+  live_opts o;
+  live_opts_init(&o);
+  const char *set_text = NULL, *instance = "*";
+  uint32_t counter = PD_V2_WILDCARD_COUNTER;
+  int c;
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    int r = live_option(&o, c);
+    if (r < 0)
+      return CLI_EXIT_ERROR;
+    if (r > 0)
+      continue;
+    char *end;
+    if (c == OPT_SET) {
+      set_text = optarg;
+    } else if (c == OPT_INSTANCE) {
+      instance = optarg[0] ? optarg : NULL; /* "" = single-instance set */
+    } else if (c == OPT_COUNTER) {
+      errno = 0;
+      unsigned long v = strtoul(optarg, &end, 10);
+      if (errno || end == optarg || *end || v > UINT32_MAX)
+        return cli_error("--counter: '%s' is not a counter id", optarg);
+      counter = (uint32_t)v;
+    } else if (c == 'h') {
+      return cli_command_usage(stdout, "query-v2"), CLI_EXIT_OK;
+    } else {
+      return cli_error("query-v2: bad option '%s'", argv[optind - 1]);
+    }
+  }
+  pd_guid set;
+  pd_error err = {0};
+  if (set_text == NULL)
+    return cli_error("query-v2: --set GUID is required");
+  if (pd_guid_parse(set_text, &set, &err) != PD_OK)
+    return cli_error("--set: %s", err.message);
+
+  char errbuf[512] = "";
+  wp_v2_query *q = wp_v2_open(NULL, errbuf, sizeof errbuf);
+  if (q == NULL)
+    return cli_error("query-v2: %s", errbuf);
+  int rc = CLI_EXIT_ERROR;
+  wp_buffer buf[2] = {{0}, {0}}, ids = {0}, reg = {0};
+  pd_v2_data *data[2] = {pd_v2_data_new(), pd_v2_data_new()};
+  pd_v2_counterset *cs = NULL;
+  pd_v2_identifier id;
+  pd_v2_results res = {0};
+  if (data[0] == NULL || data[1] == NULL) {
+    cli_error("out of memory");
+    goto out;
+  }
+  if (wp_v2_add(q, &set, counter, instance, errbuf, sizeof errbuf) != 0 ||
+      wp_v2_counterset_info(q, &set, &reg, errbuf, sizeof errbuf) != 0 ||
+      wp_v2_identifiers(q, &ids, errbuf, sizeof errbuf) != 0) {
+    cli_error("query-v2: %s", errbuf);
+    goto out;
+  }
+  if (pd_v2_counterset_parse(reg.data, reg.len, &cs, &err) != PD_OK ||
+      pd_v2_identifier_decode(ids.data, ids.len, 0, &id, NULL, &err) != PD_OK) {
+    cli_error_at("PerfLib", &err);
+    goto out;
+  }
+  const pd_v2_counterset *sets[1] = {cs};
+  char guid[39];
+  pd_guid_format(&set, guid);
+  int cur = 0;
+  for (unsigned long i = 0; i <= o.count; i++) {
+    if (i > 0)
+      sleep_interval(&o);
+    if (wp_v2_collect(q, &buf[cur], errbuf, sizeof errbuf) != 0) {
+      cli_error("query-v2: %s", errbuf);
+      goto out;
+    }
+    if (pd_v2_data_decode(data[cur], buf[cur].data, buf[cur].len, &id, 1, 0,
+                          &err) != PD_OK) {
+      cli_error_at("PerfQueryCounterData", &err);
+      goto out;
+    }
+    if (i == 0)
+      continue;
+    if (pd_v2_evaluate(sets, 1, data[!cur], data[cur], NULL, &res, &err) !=
+        PD_OK) {
+      cli_error_at("PerfQueryCounterData", &err);
+      goto out;
+    }
+    if (i > 1)
+      printf("\n");
+    for (size_t k = 0; k < res.count; k++) {
+      const pd_v2_result *r = &res.items[k];
+      char val[64];
+      printf("%s(", guid);
+      cli_put_text(stdout, r->instance);
+      printf(")\\%u", (unsigned)r->counter_id);
+      if (r->status == PD_VALUE_OK) {
+        cli_format_value(r->value, val, sizeof val);
+        printf("\t%s\n", val);
+      } else {
+        printf("\t-\t%s\n", pd_value_status_name(r->status));
+      }
+    }
+    fflush(stdout);
+    cur = !cur;
+  }
+  rc = CLI_EXIT_OK;
+out:
+  pd_v2_results_free(&res);
+  pd_v2_counterset_free(cs);
+  for (int k = 0; k < 2; k++) {
+    pd_v2_data_free(data[k]);
+    wp_buffer_free(&buf[k]);
+  }
+  wp_buffer_free(&ids);
+  wp_buffer_free(&reg);
+  wp_v2_close(q);
   return rc;
 }

@@ -19,6 +19,9 @@
 
 int cmd_capture(int argc, char **argv);
 int cmd_live_query(int argc, char **argv);
+/* winperf query-v2 --set GUID [--counter ID] [--instance NAME|""]
+ *     [--interval S] [--count N]: the PerfLib V2 consumer path. */
+int cmd_query_v2(int argc, char **argv);
 /* True when a `query` command line names no blob file (so it is live). */
 bool cli_live_query_wanted(int argc, char **argv);
 

@@ -34,6 +34,9 @@ static const command commands[] = {
     {"capture", cmd_capture,
      "--dir DIR [--count N] [--interval S] [--objects \"238 2\"]",
      "write live samples as a replay directory (blobs + name tables)"},
+    {"query-v2", cmd_query_v2,
+     "--set GUID [--counter ID] [--instance NAME] [--interval S] [--count N]",
+     "live values of a counter set through the PerfLib V2 consumer API"},
 #endif
 };
 
