@@ -250,7 +250,7 @@ static int ctx_start(wp_ctx *c) {
     c->sample_time = c->timestamp == WP_TS_SAMPLE;
   } else {
 #ifdef _WIN32
-    c->src = wp_registry_open(err, sizeof(err));
+    c->src = wp_registry_open(NULL, err, sizeof(err));
     c->sample_time = c->timestamp != WP_TS_NOW;
 #else
     snprintf(err, sizeof(err), "no source: the Replay option is required");
@@ -308,6 +308,11 @@ static bool load_names(wp_ctx *c, bool force) {
     return false;
   c->names_tried = true;
   c->names_at = now;
+#ifdef _WIN32
+  /* Counters installed or removed: the key is reopened (spec 1.6). */
+  if (c->replay_dir == NULL)
+    (void)wp_registry_counters_changed(c->src);
+#endif
   char err[1024];
   if (c->src->names(c->src, &c->names_buf, err, sizeof(err)) != WP_SOURCE_OK) {
     WARNING(PLUGIN ": names table: %s (only numeric paths resolve)", err);
