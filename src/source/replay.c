@@ -5,10 +5,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef O_BINARY
+#define O_BINARY 0 /* Windows: no newline translation */
+#endif
 
 typedef struct replay {
   wp_source base; /* first member: a wp_source * is a replay * */
@@ -54,13 +60,14 @@ static bool ends_with_blob(const char *name) {
   return n > 5 && strcmp(name + n - 5, ".blob") == 0;
 }
 
-/* Read the whole file into out, at most WP_REPLAY_MAX_BYTES. Chunked reads
- * into the buffer's spare capacity: once the buffer has grown to the largest
- * file, steady state allocates nothing. */
+/* Read the whole file into out, at most WP_REPLAY_MAX_BYTES. open/read
+ * rather than stdio (no FILE to allocate), chunked into the buffer's spare
+ * capacity: once the buffer has grown to the largest file, steady state
+ * allocates nothing. */
 static wp_source_status read_whole(const char *path, wp_buffer *out,
                                    char *errbuf, size_t errlen) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
+  int fd = open(path, O_RDONLY | O_BINARY);
+  if (fd < 0) {
     snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
     return WP_SOURCE_ERROR;
   }
@@ -72,31 +79,35 @@ static wp_source_status read_whole(const char *path, wp_buffer *out,
         want = WP_REPLAY_MAX_BYTES + 1;
       if (want <= out->cap || wp_buffer_reserve(out, want) != 0) {
         snprintf(errbuf, errlen, "%s: out of memory reading the file", path);
-        fclose(f);
+        close(fd);
         out->len = 0;
         return WP_SOURCE_ERROR;
       }
     }
-    size_t got = fread(out->data + out->len, 1, out->cap - out->len, f);
-    out->len += got;
-    if (out->len > WP_REPLAY_MAX_BYTES) {
-      snprintf(errbuf, errlen, "%s: larger than the %zu MiB limit", path,
-               WP_REPLAY_MAX_BYTES / (1024 * 1024));
-      fclose(f);
+    size_t room = out->cap - out->len;
+    if (room > (1u << 30))
+      room = 1u << 30; /* read() takes an int-sized count on Windows */
+    ssize_t got = read(fd, out->data + out->len, (unsigned)room);
+    if (got < 0) {
+      if (errno == EINTR)
+        continue;
+      snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
+      close(fd);
       out->len = 0;
       return WP_SOURCE_ERROR;
     }
-    if (got == 0) {
-      if (ferror(f)) {
-        snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
-        fclose(f);
-        out->len = 0;
-        return WP_SOURCE_ERROR;
-      }
-      break;
+    out->len += (size_t)got;
+    if (out->len > WP_REPLAY_MAX_BYTES) {
+      snprintf(errbuf, errlen, "%s: larger than the %zu MiB limit", path,
+               WP_REPLAY_MAX_BYTES / (1024 * 1024));
+      close(fd);
+      out->len = 0;
+      return WP_SOURCE_ERROR;
     }
+    if (got == 0)
+      break;
   }
-  fclose(f);
+  close(fd);
   return WP_SOURCE_OK;
 }
 
