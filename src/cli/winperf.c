@@ -11,6 +11,8 @@
 #include "cli.h"
 #ifdef _WIN32
 #include "live.h"
+#else
+#include "remote.h"
 #endif
 
 #include <stdio.h>
@@ -70,6 +72,12 @@ int main(int argc, char **argv) {
     printf("winperf (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
     return CLI_EXIT_OK;
   }
+#ifndef _WIN32
+  /* --remote HOST: a Windows host over MS-RRP (remote.c) */
+  if ((strcmp(name, "query") == 0 || strcmp(name, "capture") == 0) &&
+      cli_remote_wanted(argc - 1, argv + 1))
+    return cmd_remote(argc - 1, argv + 1);
+#endif
 #ifdef _WIN32
   /* no blob file: live values from the local registry (live.c) */
   if (strcmp(name, "query") == 0 && cli_live_query_wanted(argc - 1, argv + 1))

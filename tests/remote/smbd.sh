@@ -28,6 +28,13 @@ check() { # check DESCRIPTION EXPECTED-GLOB ACTUAL
     echo "#   want: $2"
   fi
 }
+same() { # same DESCRIPTION EXPECTED ACTUAL, compared literally
+  if [ "$3" = "$2" ]; then ok "$1"; else
+    nok "$1"
+    echo "#   got: $3" | head -5
+    echo "#   want: $2"
+  fi
+}
 bail() {
   nok "$1"
   echo "1..$n"
@@ -181,6 +188,22 @@ if SQ_USER=$user SQ_PASSWORD=$pass $py "$top_srcdir/tests/remote/samba_query.py"
     "same 306" "$(cmd "compare $D/s2.bin $D/py.bin")"
 else
   nok "python3-samba query: $(tail -1 "$D/py.err")"
+fi
+
+# The winperf tool: query --remote and capture --remote (same helper).
+winperf=$top_builddir/winperf
+if [ -x "$winperf" ]; then
+  out=$("$winperf" query --remote 127.0.0.1 --port "$port" --helper "$helper" \
+    --credentials "$D/creds" --interval 0 '\System\Processes' 2>&1)
+  same "winperf query --remote: the raw count" "$(printf '\\System\\Processes\t43')" "$out"
+  "$winperf" capture --remote 127.0.0.1 --port "$port" --helper "$helper" \
+    --credentials "$D/creds" --interval 0 --count 2 --dir "$D/cap" 2>&1
+  out=$("$winperf" query --names "$D/cap/names.multisz" "$D/cap/000001.blob" \
+    "$D/cap/000002.blob" '\Thread(t299)\ID Thread' 2>&1)
+  same "winperf capture --remote: a replay directory the query reads" \
+    "$(printf '\\Thread(t299)\\ID Thread\t299')" "$out"
+else
+  nok "winperf not built"
 fi
 
 # Wrong password: a clear authentication error, no anonymous fallback.
