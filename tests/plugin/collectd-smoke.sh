@@ -185,6 +185,8 @@ cat >"$tmp/over.yaml" <<'EOF'
   scale: 0.5
 - path: \System\% Busy Time
   raw: true
+- \Queue(nosuch)\Items
+- \NoSuchObject\Items
 EOF
 rm -rf "$tmp/csv" "$tmp/collectd.log"
 write_conf "$tmp/t.conf" "$tmp/over.yaml" 'Host "t"' 'ReplayLoop false'
@@ -198,6 +200,12 @@ f=$(find "$tmp/csv/t/winperf-System" -name 'derive-% Busy Time-*' 2>/dev/null | 
 check "raw 100NSEC_TIMER: derive, raw values 5000000 12500000 30500000" \
   sh -c "test -n '$f' && test \"\$(cut -d, -f2 '$f' | tr '\n' ' ')\" = \
   'value 5000000 12500000 30500000 '"
+check "an unmatched instance: warned once, with file:line:column" test \
+  "$(grep -c "winperf: $tmp/over.yaml:8:3: \\\\Queue(nosuch)\\\\Items matches nothing" \
+    "$tmp/collectd.log")" -eq 1
+check "an unknown object: warned once, with file:line:column" test \
+  "$(grep -c "winperf: $tmp/over.yaml:9:3: \\\\NoSuchObject\\\\Items matches nothing" \
+    "$tmp/collectd.log")" -eq 1
 check "Timestamp now (default for replay): not the sample's time" sh -c \
   "test -n '$f' && ! grep -q '^17040672' '$f'"
 
