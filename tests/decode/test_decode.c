@@ -530,11 +530,151 @@ static void test_reuse(void) {
   enc_free(b);
 }
 
+/* Valid but unusual producers: definitions longer than 40 bytes (step by
+ * ByteLength), unaligned counters, text and zero-size counters, no system
+ * name. The decoder never relies on alignment (spec 1.3). */
+static void test_unusual(void) {
+  for (int be = 0; be < 2; be++) {
+    const char *bo = be ? "BE" : "LE";
+    enc_blob *b = enc_new(NULL);
+    enc_set_big_endian(b, be);
+    enc_object *o = enc_add_object(b, 600, ENC_MULTI_INSTANCE);
+    uint32_t c0 = enc_add_counter(o, 60, PD_COUNTER_RAWCOUNT);
+    enc_counter_set_byte_length(o, c0, 48);
+    enc_counter_set_offset(o, c0, 5);
+    uint32_t c1 = enc_add_counter(o, 62, PD_COUNTER_LARGE_RAWCOUNT);
+    enc_counter_set_offset(o, c1, 9);
+    uint32_t c2 = enc_add_counter(o, 64, PD_COUNTER_TEXT);
+    enc_counter_set_size(o, c2, 6);
+    enc_counter_set_offset(o, c2, 17);
+    uint32_t c3 = enc_add_counter(o, 66, PD_COUNTER_NODATA);
+    enc_counter_set_byte_length(o, c3, 44);
+    uint32_t in = enc_add_instance(o, "odd");
+    enc_set_value(o, in, c0, 0xCAFEBABEu);
+    enc_set_value(o, in, c1, 0x0011223344556677ull);
+    in = enc_add_instance(o, "odder");
+    enc_set_value(o, in, c0, 5);
+    enc_set_value(o, in, c1, 6);
+    size_t len;
+    uint8_t *buf = enc_build(b, &len);
+    pd_snapshot *snap = pd_snapshot_new();
+    if (decode_ok(snap, buf, len, bo)) {
+      IS_STR(pd_snapshot_header(snap)->system_name, "",
+             "%s: no system name: \"\"", bo);
+      const pd_object *ob = pd_snapshot_find_object(snap, 600);
+      if (OK(ob && ob->counter_count == 4 && ob->instance_count == 2,
+             "%s: 4 definitions (48 and 44 bytes long), 2 instances", bo)) {
+        IS_INT(ob->counters[1].wire_offset, enc_counter_def_offset(o, 1),
+               "%s: 2nd definition found by ByteLength 48", bo);
+        IS_INT(ob->counters[1].name_index, 62, "%s: its name index", bo);
+        IS_INT(ob->counters[3].name_index, 66, "%s: 4th definition", bo);
+        IS_INT(ob->counters[2].size, 6, "%s: TEXT size 6", bo);
+        IS_INT(ob->counters[3].size, 0, "%s: NODATA size 0", bo);
+        IS_U64(raw_of(snap, 600, 0, 0), 0xCAFEBABEu, "%s: DWORD at 5", bo);
+        IS_U64(raw_of(snap, 600, 0, 1), 0x0011223344556677ull, "%s: LARGE at 9",
+               bo);
+        IS_U64(raw_of(snap, 600, 1, 1), 6, "%s: 2nd instance LARGE", bo);
+        IS_U64(raw_of(snap, 600, 0, 2), 0, "%s: TEXT raw value 0", bo);
+        IS_STR(pd_instance_name(snap, ob, 1), "odder", "%s: odder", bo);
+      }
+    }
+    pd_snapshot_free(snap);
+    free(buf);
+    enc_free(b);
+  }
+}
+
+/* Thread x13,000 under 1,000 processes: the hash lookups and the "#n"
+ * numbering at scale (the benchmark's shape). */
+static void test_large(void) {
+  enc_blob *b = enc_new("BIG");
+  enc_object *p = enc_add_object(b, IDX_PROCESS, ENC_MULTI_INSTANCE);
+  uint32_t pc = enc_add_counter(p, 784, PD_COUNTER_RAWCOUNT);
+  char name[32];
+  for (uint32_t i = 0; i < 1000; i++) {
+    snprintf(name, sizeof name, "proc%u", i % 500); /* each name twice */
+    uint32_t in = enc_add_instance(p, name);
+    enc_set_value(p, in, pc, i);
+  }
+  enc_object *t = enc_add_object(b, IDX_THREAD, ENC_MULTI_INSTANCE);
+  uint32_t tc = enc_add_counter(t, 804, PD_COUNTER_RAWCOUNT);
+  for (uint32_t i = 0; i < 13000; i++) {
+    snprintf(name, sizeof name, "%u", i % 13);
+    uint32_t in = enc_add_instance(t, name);
+    enc_instance_set_parent(t, in, IDX_PROCESS, i / 13);
+    enc_set_value(t, in, tc, 100000 + i);
+  }
+  size_t len;
+  uint8_t *buf = enc_build(b, &len);
+  pd_snapshot *snap = pd_snapshot_new();
+  if (decode_ok(snap, buf, len, "13,000 threads")) {
+    const pd_object *po = pd_snapshot_find_object(snap, IDX_PROCESS);
+    const pd_object *to = pd_snapshot_find_object(snap, IDX_THREAD);
+    if (OK(po && to && po->instance_count == 1000 &&
+               to->instance_count == 13000,
+           "1,000 processes, 13,000 threads")) {
+      IS_STR(pd_instance_full_name(snap, po, 742), "proc242#1",
+             "process 742 is proc242#1");
+      IS_STR(pd_instance_full_name(snap, to, 12999), "proc499/12#1",
+             "thread 12999 is proc499/12#1 (parent 999 = proc499#1)");
+      IS_INT(pd_find_instance(snap, to, "proc7/3"), 7 * 13 + 3, "find proc7/3");
+      IS_INT(pd_find_instance(snap, to, "PROC7/3#1"), 507 * 13 + 3,
+             "find PROC7/3#1");
+      IS_U64(raw_of(snap, IDX_THREAD, 507 * 13 + 3, 0), 100000 + 507 * 13 + 3,
+             "its value");
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < 13000; i++)
+        if (pd_find_instance(snap, to, pd_instance_full_name(snap, to, i)) !=
+            (int64_t)i)
+          bad++;
+      IS_INT(bad, 0, "every thread found by its own full name");
+    }
+  }
+  pd_snapshot_free(snap);
+  free(buf);
+  enc_free(b);
+}
+
+/* Errors and the snapshot: a failed decode keeps the objects before the
+ * error; the next good decode is whole; err may be NULL. */
+static void test_errors_and_reuse(void) {
+  enc_blob *b = shapes_blob(false);
+  size_t len;
+  uint8_t *buf = enc_build(b, &len);
+  pd_snapshot *snap = pd_snapshot_new();
+  /* break the Thread object (the third): its first instance's ByteLength */
+  enc_object *thr = enc_blob_object(b, 2);
+  uint8_t *bad = malloc(len);
+  memcpy(bad, buf, len);
+  enc_put32(bad, enc_instance_offset(thr, 0), 3, false);
+  pd_error err;
+  IS_INT(pd_decode(snap, bad, len, NULL, &err), PD_E_INSTANCE,
+         "broken Thread instance: PD_E_INSTANCE");
+  IS_INT(err.offset, enc_instance_offset(thr, 0), "at its definition");
+  IS_INT(pd_snapshot_object_count(snap), 2, "two objects before it kept");
+  const pd_object *p = pd_snapshot_find_object(snap, IDX_PROCESS);
+  OK(p && p->instance_count == 8, "Process still usable");
+  if (p)
+    IS_STR(pd_instance_full_name(snap, p, 5), "svchost#2",
+           "Process names still work after the error");
+  IS_INT(pd_decode(snap, bad, len, NULL, NULL), PD_E_INSTANCE,
+         "err NULL: status only");
+  if (decode_ok(snap, buf, len, "good decode after a failed one"))
+    check_shapes(snap, "after error");
+  free(bad);
+  pd_snapshot_free(snap);
+  free(buf);
+  enc_free(b);
+}
+
 int main(void) {
   test_spec_vector();
   test_two_samples();
   test_shapes();
   test_samba();
   test_reuse();
+  test_unusual();
+  test_large();
+  test_errors_and_reuse();
   return tap_done();
 }
