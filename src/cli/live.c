@@ -113,8 +113,8 @@ static void report_stats(const live_opts *o, const wp_source *src) {
   fflush(stdout);
   fprintf(stderr,
           "winperf: registry: %lu queries, %lu buffer grows, %lu busy "
-          "retries, high water %zu bytes\n",
-          st.queries, st.grows, st.busy, st.high_water);
+          "retries, %lu reloads, high water %zu bytes\n",
+          st.queries, st.grows, st.busy, st.reloads, st.high_water);
 }
 
 static bool write_file(const char *dir, const char *name, const uint8_t *data,
@@ -430,6 +430,18 @@ int cmd_live_query(int argc, char **argv) {
   for (unsigned long i = 0; i <= o.count; i++) {
     if (i > 0)
       sleep_interval(&o);
+    /* Counters were (un)installed: the source reloaded the key; the names
+     * and so the object list may have changed. */
+    if (i > 0 && opt.names_file == NULL && wp_registry_counters_changed(src)) {
+      if (!choose_names(src, sel, NULL, &names))
+        goto out;
+      objects = pd_selection_query(sel, &unresolved);
+      if (objects == NULL || objects[0] == '\0') {
+        cli_error("query: after a counter reload no path names a known "
+                  "object");
+        goto out;
+      }
+    }
     if (src->collect(src, objects, &buf[cur], errbuf, sizeof errbuf) !=
         WP_SOURCE_OK) {
       cli_error("registry: query \"%s\": %s", objects, errbuf);

@@ -184,6 +184,26 @@ grep -q 'high water' "$TMP/grow.err" || diag <"$TMP/grow.err"
 check_values "$TMP/grow.txt" "grown buffer" 0 '\2\250 42
 \238(_Total)\10001 37.5'
 
+# ------------------------------------------------- counter-table reload
+# Perflib "Last Counter" changes while a live query runs (as lodctr does):
+# the source closes and reopens HKEY_PERFORMANCE_DATA, values continue.
+PERFLIB='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib'
+# (not wrun: its tr would hold the output back until the end)
+timeout 300 wine "$EXE" query --verbose --interval 0.5 --count 16 '\2\250' \
+  >"$TMP/reload.txt" 2>"$TMP/reload.err" &
+reload_pid=$!
+for _ in $(seq 1 600); do # wait for the first report (at most 60 s)
+  grep -q 42 "$TMP/reload.txt" 2>/dev/null && break
+  sleep 0.1
+done
+wrun reg add "$PERFLIB" /v 'Last Counter' /t REG_DWORD /d 9999 /f >/dev/null 2>&1
+wait "$reload_pid"
+check $? "live query across a counter-table change"
+grep -q ' 1 reloads' "$TMP/reload.err"
+check $? "the source reloaded once ($(grep -o '[0-9]* reloads' "$TMP/reload.err"))"
+[ "$(grep -c '42' "$TMP/reload.txt")" -eq 16 ]
+check $? "all 16 reports have the value, before and after the reload"
+
 # ------------------------------------------------------- index lists
 objects_in() { # the ObjectNameTitleIndex list of a blob, via the Linux tool
   "$LINUX_WINPERF" dump "$1" | awk '/^object / { printf "%s%s", s, $2; s = " " }'
