@@ -75,8 +75,9 @@ __attribute__((unused)) static int tap_near(double got, double want,
     int tap_p_ = (tap_g_ == NULL && tap_w_ == NULL) ||                         \
                  (tap_g_ && tap_w_ && strcmp(tap_g_, tap_w_) == 0);            \
     if (!tap_ok(tap_p_, __VA_ARGS__))                                          \
-      tap_diag("  got \"%s\", want \"%s\" (%s:%d)", tap_g_ ? tap_g_ : "(null)", \
-               tap_w_ ? tap_w_ : "(null)", __FILE__, __LINE__);                \
+      tap_diag("  got \"%s\", want \"%s\" (%s:%d)",                            \
+               tap_g_ ? tap_g_ : "(null)", tap_w_ ? tap_w_ : "(null)",         \
+               __FILE__, __LINE__);                                            \
   } while (0)
 
 /* Doubles: within 1e-9 relative unless a tolerance is given by IS_NEAR. */

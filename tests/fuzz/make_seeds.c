@@ -135,7 +135,7 @@ static int spec_vector(const char *dir) {
   /* The spec 1.8 vector, plus the shapes it lacks. */
   enc_blob *b = enc_new_spec_vector();
   enc_object *os = enc_blob_object(b, 0);
-  uint32_t tim = 1; /* its 100NSEC_TIMER */
+  uint32_t tim = 1;                          /* its 100NSEC_TIMER */
   enc_add_object(b, 20, ENC_MULTI_INSTANCE); /* zero instances */
   enc_object *meta = enc_add_object(b, 30, ENC_METADATA_MULTI);
   enc_add_counter(meta, 32, PD_COUNTER_COUNTER);
