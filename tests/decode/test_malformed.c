@@ -506,6 +506,36 @@ static void test_instances(const fixture *f) {
          PD_E_COUNTER_BLOCK, bs, 0);
 }
 
+/* Configured limits (pd_decode_limits) below what the blob holds. */
+static void test_limits(const fixture *f) {
+  outcome w;
+  pd_decode_limits lim = {4096, 65536, 2};
+  size_t o1 = enc_object_offset(f->obj[1]);
+  w = (outcome){PD_E_LIMIT, o1 + ENC_OBJ_NUM_INSTANCES};
+  expect("max_instances 2, 3 present", f, f->buf, f->len, &lim, &w, 1, 1);
+  lim = (pd_decode_limits){4096, 1, 1000000};
+  w = (outcome){PD_E_LIMIT,
+                enc_object_offset(f->obj[0]) + ENC_OBJ_NUM_COUNTERS};
+  expect("max_counters 1, 2 present", f, f->buf, f->len, &lim, &w, 1, 0);
+  /* five objects, four allowed: refused up front (NumObjectTypes) or at
+   * the fifth object */
+  lim = (pd_decode_limits){4, 65536, 1000000};
+  outcome two[2] = {{PD_E_LIMIT, ENC_HDR_NUM_OBJECT_TYPES},
+                    {PD_E_LIMIT, enc_object_offset(f->obj[4])}};
+  uint8_t *c = exact_copy(f->buf, f->len);
+  pd_snapshot *snap = pd_snapshot_new();
+  pd_error err;
+  memset(&err, 0, sizeof err);
+  pd_status s = pd_decode(snap, c, f->len, &lim, &err);
+  OK(s == PD_E_LIMIT &&
+         (err.offset == two[0].offset ||
+          (err.offset == two[1].offset && pd_snapshot_object_count(snap) == 4)),
+     "%s max_objects 4, 5 present: LIMIT at 0x1c or at the fifth object",
+     f->be ? "BE" : "LE");
+  pd_snapshot_free(snap);
+  free(c);
+}
+
 int main(void) {
   for (int be = 0; be < 2; be++) {
     fixture f;
@@ -515,6 +545,7 @@ int main(void) {
     test_object(&f);
     test_counter_defs(&f);
     test_instances(&f);
+    test_limits(&f);
     fixture_free(&f);
   }
   return tap_done();
