@@ -36,11 +36,13 @@ size_t pd_codepage_to_utf8(const uint8_t *src, size_t len, uint32_t code_page,
 uint32_t pd_utf8_next_folded(const char **s);
 
 /* The same with ASCII handled inline: instance and counter names are
- * nearly always ASCII, and matching runs per instance per interval. */
+ * nearly always ASCII, and matching runs per instance per interval. Like
+ * pd_utf8_next_folded, it returns 0 at the NUL without moving past it. */
 static inline uint32_t pd_next_folded(const char **s) {
   unsigned char c = (unsigned char)**s;
   if (c < 0x80) {
-    (*s)++;
+    if (c != 0)
+      (*s)++;
     return (c >= 'A' && c <= 'Z') ? (uint32_t)c + 32 : c;
   }
   return pd_utf8_next_folded(s);
