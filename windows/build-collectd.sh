@@ -1,0 +1,304 @@
+#!/bin/bash
+# collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+#
+# Cross-build collectd 5.12 for Windows (x86_64-w64-mingw32) from Debian's
+# source packages, then the project's winperf.dll against it.
+#
+#   windows/build-collectd.sh [BUILD_DIR]      (default: build/windows)
+#
+# Steps (each one is skipped when its result is already in BUILD_DIR, so a
+# second run reuses the collectd build and only rebuilds winperf.dll):
+#   1. sources: `apt-get source --download-only collectd libyaml` (a deb-src
+#      entry for the machine's own Debian mirror is added when missing);
+#   2. libyaml, static, from Debian's libyaml source;
+#   3. gnulib for mingw from Debian's `gnulib` package (gnulib-tool), as
+#      libgnu.dll, the module list of collectd's own build.sh;
+#   4. a dlopen shim (windows/dlshim) as libdl.a;
+#   5. collectd with windows/patches/*.patch, plugins logfile, network,
+#      write_graphite and csv;
+#   6. winperf.dll and winperf.exe: the project configured with
+#      --host=x86_64-w64-mingw32 --with-collectd-include=... --enable-plugin.
+# Result: BUILD_DIR/dist/ holds collectd.exe, the plugin DLLs, winperf.dll,
+# winperf.exe, the runtime DLLs they import and types.db.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/.." && pwd)
+B=${1:-$TOP/build/windows}
+mkdir -p "$B"
+B=$(cd "$B" && pwd)
+HOST=x86_64-w64-mingw32
+CC=$HOST-gcc
+JOBS=${JOBS:-2}
+PREFIX=$B/prefix # libyaml, libdl, gnulib headers for the cross build
+T0=$(date +%s)
+
+log() { printf '[%4ds] %s\n' $(($(date +%s) - T0)) "$*"; }
+die() {
+  echo "build-collectd.sh: $*" >&2
+  exit 1
+}
+# Nothing of the caller's native compiler settings may leak in.
+unset CFLAGS CPPFLAGS LDFLAGS LIBS MAKEFLAGS MFLAGS MAKELEVEL PKG_CONFIG_PATH
+
+for tool in $CC $HOST-objdump apt-get gnulib-tool autoreconf libtoolize \
+  pkg-config flex bison make; do
+  command -v "$tool" >/dev/null ||
+    die "$tool is missing: apt-get install gcc-mingw-w64-x86-64 gnulib autoconf automake libtool pkg-config flex bison"
+done
+
+# ------------------------------------------------------------ 1. sources
+# The deb-src entry copies the URI of the machine's own Debian archive entry
+# (the one carrying the release's main component), so no mirror is named here.
+ensure_deb_src() {
+  if apt-cache showsrc collectd 2>/dev/null | grep -q '^Package: collectd'; then
+    return 0
+  fi
+  local codename uri keyring f
+  codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
+  uri=""
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    uri=$(awk -v s="$codename" '
+      /^$/ { if (deb && suite && main && u != "") { print u; exit } deb = suite = main = 0; u = "" }
+      /^Types:/ { deb = ($0 ~ /[ \t]deb([ \t]|$)/) }
+      /^URIs:/ { u = $2 }
+      /^Suites:/ { for (i = 2; i <= NF; i++) if ($i == s) suite = 1 }
+      /^Components:/ { for (i = 2; i <= NF; i++) if ($i == "main") main = 1 }
+      END { if (deb && suite && main && u != "") print u }' "$f" | head -1)
+    [ -n "$uri" ] && break
+  done
+  if [ -z "$uri" ]; then
+    uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+      awk -v s="$codename" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { if ($(i + 1) == s) { print $i; exit } } }')
+  fi
+  [ -n "$uri" ] || die "no Debian '$codename' archive in the apt sources to derive a deb-src entry from"
+  keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+  [ "$(id -u)" -eq 0 ] || die "adding a deb-src entry needs root (or add one for $codename main yourself)"
+  log "adding deb-src $codename main from the machine's archive entry"
+  {
+    echo "Types: deb-src"
+    echo "URIs: $uri"
+    echo "Suites: $codename"
+    echo "Components: main"
+    [ -f "$keyring" ] && echo "Signed-By: $keyring"
+  } >/etc/apt/sources.list.d/collectd-winperf-src.sources
+  apt-get update -q >/dev/null
+}
+
+mkdir -p "$B/src"
+if ! ls "$B"/src/collectd_5.12*.orig.tar.* >/dev/null 2>&1 ||
+  ! ls "$B"/src/libyaml_*.orig.tar.* >/dev/null 2>&1; then
+  ensure_deb_src
+  log "apt-get source --download-only collectd libyaml"
+  # The Debian patch tarball of collectd may be missing on the mirror:
+  # only the upstream tarball is needed.
+  (cd "$B/src" && apt-get source --download-only collectd >apt-collectd.log 2>&1 || true)
+  (cd "$B/src" && apt-get source --download-only libyaml >apt-libyaml.log 2>&1 || true)
+fi
+CD_TAR=$(ls "$B"/src/collectd_5.12*.orig.tar.* 2>/dev/null | head -1)
+YAML_TAR=$(ls "$B"/src/libyaml_*.orig.tar.* 2>/dev/null | head -1)
+[ -n "$CD_TAR" ] || die "collectd_5.12 orig tarball did not arrive (see $B/src/apt-collectd.log)"
+[ -n "$YAML_TAR" ] || die "libyaml orig tarball did not arrive (see $B/src/apt-libyaml.log)"
+log "sources: $(basename "$CD_TAR") $(basename "$YAML_TAR")"
+
+# ------------------------------------------------------------ 2. libyaml
+# Static, so winperf.dll carries it; YAML_DECLARE_STATIC keeps yaml.h from
+# declaring dllimport (set in the .pc file for consumers).
+if [ ! -f "$PREFIX/lib/libyaml.a" ]; then
+  log "libyaml: configure and build"
+  rm -rf "$B/libyaml"
+  mkdir -p "$B/libyaml"
+  tar -xf "$YAML_TAR" -C "$B/libyaml" --strip-components=1
+  (cd "$B/libyaml" &&
+    { [ -x configure ] || autoreconf -fi; } &&
+    ./configure --host=$HOST --prefix="$PREFIX" --disable-shared --enable-static \
+      CPPFLAGS=-DYAML_DECLARE_STATIC &&
+    make -j"$JOBS" && make install) >"$B/libyaml.log" 2>&1 ||
+    die "libyaml build failed: see $B/libyaml.log"
+  sed -i 's/^Cflags: \(.*\)$/Cflags: \1 -DYAML_DECLARE_STATIC/' "$PREFIX/lib/pkgconfig/yaml-0.1.pc"
+fi
+
+# ------------------------------------------------------------- 3. gnulib
+# The module list of collectd 5.12's build.sh (build_cygwin); gnulib is
+# built as a DLL because collectd.exe and every plugin link it.
+GNULIB=$B/gnulib
+if [ ! -f "$GNULIB/gllib/libgnu.dll" ]; then
+  if [ ! -f "$GNULIB/configure" ]; then
+    log "gnulib-tool --create-testdir"
+    rm -rf "$GNULIB"
+    gnulib-tool --create-testdir --source-base=lib --dir="$GNULIB" \
+      canonicalize-lgpl fcntl-h fnmatch getsockopt gettimeofday nanosleep \
+      netdb net_if poll recv regex sendto setlocale strtok_r sys_resource \
+      sys_socket sys_stat sys_wait time_r >"$B/gnulib-tool.log" 2>&1 ||
+      die "gnulib-tool failed: see $B/gnulib-tool.log"
+  fi
+  log "gnulib: configure and build"
+  (cd "$GNULIB" &&
+    ./configure --host=$HOST LIBS="-lws2_32 -lpthread" &&
+    make -j"$JOBS" &&
+    cd gllib &&
+    $CC -shared -o libgnu.dll -Wl,--whole-archive libgnu.a -Wl,--no-whole-archive \
+      -Wl,--out-implib,libgnu.dll.a -lws2_32 -lpthread &&
+    rm -f libgnu.a) >"$B/gnulib.log" 2>&1 || die "gnulib build failed: see $B/gnulib.log"
+fi
+GNULIB_DIR=$GNULIB/gllib
+
+# ------------------------------------------------------------- 4. dlshim
+if [ ! -f "$PREFIX/lib/libdl.a" ] || [ "$HERE/dlshim/dlfcn.c" -nt "$PREFIX/lib/libdl.a" ]; then
+  log "dlopen shim"
+  mkdir -p "$PREFIX/lib" "$PREFIX/include" "$B/dlshim"
+  cp "$HERE/dlshim/dlfcn.h" "$PREFIX/include/"
+  $CC -O2 -Wall -Wextra -Werror -c "$HERE/dlshim/dlfcn.c" -o "$B/dlshim/dlfcn.o"
+  rm -f "$PREFIX/lib/libdl.a"
+  $HOST-ar rcs "$PREFIX/lib/libdl.a" "$B/dlshim/dlfcn.o"
+fi
+
+# ----------------------------------------------------------- 5. collectd
+CD=$B/collectd
+if [ ! -f "$CD/collectd.exe" ]; then
+  if [ ! -f "$CD/.patched" ]; then
+    log "collectd: unpack and patch"
+    rm -rf "$CD"
+    mkdir -p "$CD"
+    tar -xf "$CD_TAR" -C "$CD" --strip-components=1
+    for p in "$HERE"/patches/*.patch; do
+      [ -f "$p" ] || continue
+      patch -d "$CD" -p1 <"$p" >>"$B/patch.log" 2>&1 || die "patch $(basename "$p") failed: see $B/patch.log"
+    done
+    touch "$CD/.patched"
+  fi
+  if [ ! -f "$CD/Makefile" ]; then
+    log "collectd: autoreconf and configure"
+    # Compiled-in defaults point at the MSI's data directory, so a bare
+    # collectd.exe finds C:/ProgramData/collectd/collectd.conf.
+    (cd "$CD" && { [ -x configure ] || autoreconf -fi; } &&
+      GNULIB_DIR="$GNULIB_DIR" ./configure --host=$HOST \
+        --prefix=C:/ProgramData/collectd --sysconfdir=C:/ProgramData/collectd \
+        --localstatedir=C:/ProgramData/collectd \
+        --disable-all-plugins --enable-logfile --enable-network \
+        --enable-write_graphite --enable-csv \
+        --without-libgcrypt \
+        CFLAGS="-O2 -Drestrict=__restrict -I$GNULIB_DIR -I$PREFIX/include" \
+        LDFLAGS="-L$GNULIB_DIR -L$PREFIX/lib" LIBS="-lgnu") >"$B/collectd-configure.log" 2>&1 ||
+      die "collectd configure failed: see $B/collectd-configure.log"
+    # collectd.h includes gnulib's config.h as gnulib_config.h on WIN32
+    # (what build.sh does).
+    cp "$GNULIB/config.h" "$CD/src/gnulib_config.h"
+  fi
+  log "collectd: make -j$JOBS"
+  (cd "$CD" && make -j"$JOBS" collectd.exe && make -j"$JOBS") >"$B/collectd-make.log" 2>&1 ||
+    die "collectd build failed: see $B/collectd-make.log"
+fi
+log "collectd.exe built"
+
+# ------------------------------------------- collectd headers for plugins
+# The layout of Debian's collectd-dev (/usr/include/collectd/core/...), which
+# the plugin's includes and configure's --with-collectd-include expect:
+# headers of src/{daemon,utils} under collectd/core/, liboconfig under
+# collectd/liboconfig/, config.h and gnulib_config.h under collectd/core/,
+# every quoted include rewritten to its full collectd/core/... path as
+# Debian does (a bare "config.h" would find the project's own).
+INC=$B/collectd-include
+if [ ! -f "$INC/.done" ] || [ "$CD/collectd.exe" -nt "$INC/.done" ]; then
+  log "collectd headers -> $INC"
+  rm -rf "$INC"
+  /usr/bin/python3 - "$CD/src" "$INC" <<'PY'
+import os, re, sys
+src, inc = sys.argv[1], sys.argv[2]
+def dest(rel):  # header path relative to src/ -> include path
+    return rel if rel.startswith("liboconfig/") else "collectd/core/" + rel
+headers = {}
+for sub in ("daemon", "utils", "liboconfig"):
+    for root, _, files in os.walk(os.path.join(src, sub)):
+        for f in files:
+            if f.endswith(".h"):
+                rel = os.path.relpath(os.path.join(root, f), src)
+                headers[rel] = dest(rel)
+for f in ("config.h", "gnulib_config.h"):
+    headers[f] = "collectd/core/" + f
+pat = re.compile(r'^(\s*#\s*include\s+)"([^"]+)"', re.M)
+for rel, out in headers.items():
+    here = os.path.dirname(rel)
+    def fix(m):
+        name = m.group(2)
+        # the compiler's own search order for collectd: the header's
+        # directory, then src/, then src/daemon/
+        for cand in (os.path.normpath(os.path.join(here, name)), name,
+                     os.path.join("daemon", name)):
+            if cand in headers:
+                return '%s"%s"' % (m.group(1), headers[cand])
+        return m.group(0)  # a system or generated header: leave it
+    with open(os.path.join(src, rel)) as fh:
+        text = pat.sub(fix, fh.read())
+    path = os.path.join(inc, out)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as fh:
+        fh.write(text)
+PY
+  touch "$INC/.done"
+fi
+
+# ------------------------------------------ 6. winperf.dll and winperf.exe
+# The project's own autotools build for mingw. Two link settings differ from
+# the Linux plugin and are passed to make for winperf.la only: a Windows DLL
+# cannot leave collectd's symbols undefined, so it links collectd.exe's
+# import library (-lcollectd, which collectd's build writes) and libtool
+# needs -no-undefined to build a DLL at all.
+P=$B/project
+mkdir -p "$P"
+if [ ! -f "$P/Makefile" ]; then
+  [ -x "$TOP/configure" ] || (cd "$TOP" && ./autogen.sh)
+  log "project: configure --host=$HOST --enable-plugin"
+  (cd "$P" && PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig" PKG_CONFIG_PATH= \
+    "$TOP/configure" --host=$HOST --enable-plugin \
+    --with-collectd-include="$INC/collectd" CPPFLAGS="-I$INC") \
+    >"$B/project-configure.log" 2>&1 || die "project configure failed: see $B/project-configure.log"
+fi
+mkvar() { # the value a Makefile variable has, as make sees it
+  make -s -C "$P" -f Makefile -f - print-var VAR="$1" <<'MK'
+print-var: ; @echo '$($(VAR))'
+MK
+}
+PLUGIN_LIBADD="$(mkvar winperf_la_LIBADD) -L$CD -lcollectd"
+PLUGIN_LDFLAGS="$(mkvar winperf_la_LDFLAGS) -no-undefined"
+log "project: make -j$JOBS (winperf.dll, winperf.exe, the test provider)"
+(cd "$P" && make -j"$JOBS" winperf_la_LIBADD="$PLUGIN_LIBADD" \
+  winperf_la_LDFLAGS="$PLUGIN_LDFLAGS") >"$B/project-make.log" 2>&1 ||
+  die "project build failed: see $B/project-make.log"
+[ -f "$P/.libs/winperf.dll" ] || die "no winperf.dll in $P/.libs (see $B/project-make.log)"
+
+# ---------------------------------------------------------------- dist/
+# Everything the MSI ships, plus the DLLs the programs import that are not
+# part of Windows (found in the mingw-w64 sysroot).
+D=$B/dist
+rm -rf "$D"
+mkdir -p "$D/plugins"
+cp "$CD/.libs/collectd.exe" "$D/" 2>/dev/null || cp "$CD/collectd.exe" "$D/"
+for p in logfile csv network write_graphite; do
+  cp "$CD/.libs/$p.dll" "$D/plugins/"
+done
+cp "$P/.libs/winperf.dll" "$D/plugins/"
+if [ -f "$P/.libs/winperf.exe" ]; then cp "$P/.libs/winperf.exe" "$D/"; else cp "$P/winperf.exe" "$D/"; fi
+cp "$GNULIB_DIR/libgnu.dll" "$D/"
+cp "$CD/src/types.db" "$D/"
+SYSROOT_DLLS="/usr/$HOST/lib /usr/lib/gcc/$HOST/$($CC -dumpversion | cut -d. -f1)-win32 /usr/lib/gcc/$HOST/$($CC -dumpversion)"
+imports() { $HOST-objdump -p "$1" | sed -n 's/^\s*DLL Name: //p'; }
+changed=1
+while [ "$changed" -eq 1 ]; do
+  changed=0
+  for f in "$D"/*.exe "$D"/*.dll "$D"/plugins/*.dll; do
+    for dll in $(imports "$f"); do
+      [ -f "$D/$dll" ] && continue
+      for dir in $SYSROOT_DLLS; do
+        if [ -f "$dir/$dll" ]; then
+          cp "$dir/$dll" "$D/"
+          changed=1
+          break
+        fi
+      done
+    done
+  done
+done
+log "dist: $(cd "$D" && find . -type f | sort | tr '\n' ' ')"
+log "done in $(($(date +%s) - T0)) s"
