@@ -76,29 +76,6 @@ void cli_print_results(FILE *out, bool json, const pd_result *res, size_t n) {
     print_text(out, res, n);
 }
 
-/* Whether `path` on its own matches any counter. The selection reports a
- * counter once, under the first path that matched it, so a path whose
- * counters all came earlier shows 0 matches there; ask again alone. */
-static bool matches_alone(const char *path, const pd_names *names,
-                          const pd_calc_options *calc, pd_snapshot *older,
-                          pd_snapshot *newer) {
-  bool found = true; /* on any failure, do not claim "no match" */
-  pd_selection *one = pd_selection_new();
-  if (one == NULL)
-    return found;
-  size_t id;
-  const pd_result *res;
-  size_t n;
-  if (pd_selection_add(one, path, &id, NULL) == PD_OK) {
-    pd_selection_set_names(one, names);
-    pd_selection_set_options(one, calc);
-    if (pd_selection_evaluate(one, older, newer, &res, &n, NULL) == PD_OK)
-      found = n > 0;
-  }
-  pd_selection_free(one);
-  return found;
-}
-
 int cmd_query(int argc, char **argv) {
   static const struct option longopts[] = {
       CLI_COMMON_LONGOPTS,
@@ -182,8 +159,7 @@ int cmd_query(int argc, char **argv) {
   for (int i = optind; i < argc; i++) {
     if (argv[i][0] != '\\')
       continue;
-    if (pd_selection_matches(sel, id) == 0 &&
-        !matches_alone(argv[i], names, &opt.calc, older, newer)) {
+    if (pd_selection_matches(sel, id) == 0) {
       cli_error("%s: matched no counter", argv[i]);
       rc = CLI_EXIT_NO_MATCH;
     }

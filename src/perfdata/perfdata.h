@@ -379,7 +379,8 @@ const char *pd_selection_query(pd_selection *sel, size_t *unresolved);
 pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
                                 pd_snapshot *newer, const pd_result **results,
                                 size_t *count, pd_error *err);
-/* How many counters path `path_id` matched in the last evaluation. */
+/* How many counters path `path_id` matched in the last evaluation,
+ * including those reported under an earlier path. */
 size_t pd_selection_matches(const pd_selection *sel, size_t path_id);
 size_t pd_selection_path_count(const pd_selection *sel);
 

@@ -445,6 +445,7 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       uint32_t c = sel->counters[k];
       const pd_counter_def *def = &obj->counters[c];
       uint64_t key = (uint64_t)obj_pos << 52 | (uint64_t)i << 20 | c;
+      cp->matches++; /* matched, whether reported here or earlier */
       if (sel->path_count > 1 && !seen_insert(sel, key))
         continue;
       if (object_name == NULL &&
@@ -478,7 +479,6 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       r->raw_value = now.value;
       r->raw_base = now.base;
       r->time_100ns = t100;
-      cp->matches++;
     }
   }
   return PD_OK;
