@@ -584,6 +584,61 @@ static void test_unusual(void) {
   }
 }
 
+/* Bases for pd_snapshot_sample (spec 3): the next definition when it is a
+ * base type, none when it is missing, and the multi count only when the
+ * DWORD after the value lies inside the block. */
+static void test_bases(void) {
+  enc_blob *b = enc_new("B");
+  enc_object *o = enc_add_object(b, 700, ENC_SINGLE_INSTANCE);
+  uint32_t avg = enc_add_counter(o, 70, PD_AVERAGE_TIMER);
+  uint32_t avgb = enc_add_counter(o, 72, PD_AVERAGE_BASE);
+  uint32_t prec = enc_add_counter(o, 74, PD_PRECISION_100NS_TIMER);
+  uint32_t ts = enc_add_counter(o, 76, PD_PRECISION_TIMESTAMP);
+  uint32_t frac = enc_add_counter(o, 78, PD_RAW_FRACTION);
+  uint32_t raw = enc_add_counter(o, 80, PD_COUNTER_RAWCOUNT); /* not a base */
+  uint32_t last = enc_add_counter(o, 82, PD_SAMPLE_FRACTION); /* no next */
+  enc_set_value(o, ENC_SINGLE, avg, 3000000);
+  enc_set_value(o, ENC_SINGLE, avgb, 100);
+  enc_set_value(o, ENC_SINGLE, prec, 2500000);
+  enc_set_value(o, ENC_SINGLE, ts, 133485408000000000ull);
+  enc_set_value(o, ENC_SINGLE, frac, 1);
+  enc_set_value(o, ENC_SINGLE, raw, 2);
+  enc_set_value(o, ENC_SINGLE, last, 3);
+  /* a multi timer as the block's last 8 bytes: no room for the count */
+  enc_object *m = enc_add_object(b, 702, ENC_SINGLE_INSTANCE);
+  uint32_t mt = enc_add_counter(m, 84, PD_100NSEC_MULTI_TIMER);
+  enc_counter_set_offset(m, mt, 8);
+  enc_set_value(m, ENC_SINGLE, mt, 9);
+  size_t len;
+  uint8_t *buf = enc_build(b, &len);
+  pd_snapshot *snap = pd_snapshot_new();
+  if (decode_ok(snap, buf, len, "bases")) {
+    const pd_object *ob = pd_snapshot_find_object(snap, 700);
+    pd_sample s;
+    pd_snapshot_sample(snap, ob, &ob->instances[0], avg, &s);
+    OK(s.has_base && s.base == 100 && s.value == 3000000,
+       "AVERAGE_TIMER: value 3e6, base 100 from AVERAGE_BASE");
+    pd_snapshot_sample(snap, ob, &ob->instances[0], prec, &s);
+    OK(s.has_base && s.base == 133485408000000000ull,
+       "PRECISION_100NS_TIMER: base from PRECISION_TIMESTAMP");
+    pd_snapshot_sample(snap, ob, &ob->instances[0], frac, &s);
+    OK(!s.has_base, "RAW_FRACTION followed by a RAWCOUNT: no base");
+    pd_snapshot_sample(snap, ob, &ob->instances[0], last, &s);
+    OK(!s.has_base && s.value == 3, "SAMPLE_FRACTION as the last: no base");
+    pd_snapshot_sample(snap, ob, &ob->instances[0], raw, &s);
+    OK(!s.has_base && s.value == 2, "RAWCOUNT: no base");
+    const pd_object *mo = pd_snapshot_find_object(snap, 702);
+    IS_INT(mo ? mo->instances[0].block_length : 0, 16,
+           "multi timer block: 16 bytes (value at 8..16)");
+    pd_snapshot_sample(snap, mo, &mo->instances[0], 0, &s);
+    OK(!s.has_base && s.value == 9,
+       "multi timer: the count DWORD would be past the block: no base");
+  }
+  pd_snapshot_free(snap);
+  free(buf);
+  enc_free(b);
+}
+
 /* Thread x13,000 under 1,000 processes: the hash lookups and the "#n"
  * numbering at scale (the benchmark's shape). */
 static void test_large(void) {
@@ -674,6 +729,7 @@ int main(void) {
   test_samba();
   test_reuse();
   test_unusual();
+  test_bases();
   test_large();
   test_errors_and_reuse();
   return tap_done();
