@@ -122,7 +122,8 @@ void enc_set_num_objects(enc_blob *b, int64_t num_objects);
 /* The spec 1.8 test vector's description (416 bytes when built): "PC";
  * object 2 single-instance with RAWCOUNT (name 6) = 42 and 100NSEC_TIMER
  * (name 8) = 5,000,000; object 10 with one instance "_Total", RAWCOUNT
- * (name 12) = 7. Change it (enc_spec_object) for the second sample. */
+ * (name 12) = 7. For the second sample: enc_set_clock with PerfTime100nSec
+ * + 1e7 and enc_set_value(enc_blob_object(b, 0), ENC_SINGLE, 1, 12500000). */
 enc_blob *enc_new_spec_vector(void);
 /* The k-th object added to b (0-based), or NULL. */
 enc_object *enc_blob_object(const enc_blob *b, size_t k);
