@@ -266,8 +266,10 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
   for (int attempt = 0;; attempt++) {
     int fresh = 0;
     int status;
-    /* Died since the last call (or reaped by someone else): start anew. */
-    if (r->pid > 0 && waitpid(r->pid, &status, WNOHANG) != 0) {
+    /* Died since the last call: start anew. (ECHILD: someone else reaps
+     * children, e.g. SIGCHLD ignored; then ask whether it still exists.) */
+    pid_t w = r->pid > 0 ? waitpid(r->pid, &status, WNOHANG) : 0;
+    if (w == r->pid || (w < 0 && errno == ECHILD && kill(r->pid, 0) != 0)) {
       r->pid = -1;
       reap(r, 1, NULL, 0);
     }
