@@ -76,7 +76,7 @@ LoadPlugin winperf
 </Plugin>
 EOF
 
-echo "demo: collectd $("$collectd" -h 2>&1 | sed -n 's/^collectd \([0-9.]*\).*/\1/p' | head -1)" \
+echo "demo: collectd $("$collectd" -h 2>&1 | sed -n 's/^collectd \([0-9.]*[0-9]\).*/\1/p' | head -1)" \
   "with $plugin, $intervals intervals of 1 s"
 echo "demo: counters: $top/conf/demo/winperf.yaml; capture: $top/conf/demo"
 echo "demo: two-sample counters (rates, %) have their first value in interval 2"

@@ -21,7 +21,7 @@
 K=12
 e2e_init e2e
 e2e_need_collectd
-e2e_need jq curl ss
+e2e_need curl ss
 e2e_plugin_dir logfile write_graphite network
 GEN=$top_builddir/tests/e2e/e2e_capture
 [ -x "$GEN" ] || e2e_bail "capture generator $GEN built"
@@ -30,6 +30,10 @@ T0=$(($(date +%s) - 60))
 "$GEN" exact "$E2E_DIR/capture" "$T0" || e2e_bail "generate the capture"
 e2e_start_carbon
 e2e_start_influx
+/usr/bin/influxd version | grep -q '^InfluxDB v1\.6\.'
+e2e_ok $? "the real InfluxDB is 1.6 ($(/usr/bin/influxd version))"
+/usr/sbin/collectd -h | grep -q '^collectd 5\.12\.'
+e2e_ok $? "the real collectd is 5.12 ($(/usr/sbin/collectd -h | grep '^collectd [0-9]'))"
 
 # Paths in single quotes: YAML keeps the backslashes as they are.
 cat >"$E2E_DIR/winperf.yaml" <<'EOF'
@@ -206,9 +210,7 @@ check "RAWCOUNT Process(svchost#1) ID Process" \
   '1200 1200 1200 1200 1200 1200 - 1200 1200 1200 1200 1200'
 
 # InfluxDB: exactly the expected series (tags instance / type_instance).
-got_series=$(curl -sG "http://127.0.0.1:$INFLUX_HTTP/query" --data-urlencode db=collectd \
-  --data-urlencode "q=SHOW SERIES FROM winperf_value" |
-  jq -r '.results[0].series[0].values[][0]' | sort | tr '\n' '|')
+got_series=$(e2e_influx_series_keys | sort | tr '\n' '|')
 want_series=$(
   sort <<'EOF' | tr '\n' '|'
 winperf_value,host=e2ehost,instance=LogicalDisk-C:,type=gauge,type_instance=Avg.\ Disk\ sec_Read

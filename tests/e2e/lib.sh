@@ -246,10 +246,20 @@ e2e_influx_ping() {
 }
 
 # e2e_influx_query QUERY: one "time value" line per point (epoch seconds).
+# The answer of a one-series SELECT is {"results":[{..."values":[[t,v],
+# [t,v]...]}]}: the pairs are the only bracketed number pairs in it.
 e2e_influx_query() {
   curl -sG "http://127.0.0.1:$INFLUX_HTTP/query" --data-urlencode db=collectd \
     --data-urlencode epoch=s --data-urlencode "q=$1" |
-    jq -r '.results[0].series[0].values[]? | "\(.[0]) \(.[1])"'
+    grep -oE '\[[0-9]+,[-0-9.eE+]+\]' | tr -d '[]' | tr ',' ' '
+}
+
+# e2e_influx_series_keys: every series key of measurement winperf_value,
+# one per line, as InfluxDB writes them (JSON's \\ undone).
+e2e_influx_series_keys() {
+  curl -sG "http://127.0.0.1:$INFLUX_HTTP/query" --data-urlencode db=collectd \
+    --data-urlencode "q=SHOW SERIES FROM winperf_value" |
+    grep -oE '\["winperf_value,[^"]*"\]' | sed -e 's/^\["//' -e 's/"\]$//' -e 's/\\\\/\\/g'
 }
 
 # -------------------------------------------------------------- collectd
@@ -269,8 +279,8 @@ e2e_plugin_dir() {
   done
 }
 
-# e2e_need TOOL...: tools the test calls (jq parses InfluxDB's and
-# whisper-fetch's JSON; curl talks to InfluxDB; ss finds free ports).
+# e2e_need TOOL...: tools the test calls (curl talks to InfluxDB; ss finds
+# free ports).
 e2e_need() {
   for _t in "$@"; do
     command -v "$_t" >/dev/null 2>&1 || e2e_bail "$_t installed (apt-get install $_t)"
@@ -313,6 +323,19 @@ e2e_whisper_fetch_all() {
   }
 }
 
+# whisper-fetch --json prints {"start" : S, "end" : E, "step" : P,
+# "values" : [v, null, ...]} (Python's repr of each float): "time value"
+# lines from it.
+e2e_whisper_json_lines() {
+  tr -d '\n' | awk '{
+    s = $0; sub(/.*"start" *: */, "", s); sub(/[^0-9].*/, "", s)
+    p = $0; sub(/.*"step" *: */, "", p); sub(/[^0-9].*/, "", p)
+    v = $0; sub(/.*"values" *: *\[/, "", v); sub(/\].*/, "", v)
+    n = split(v, a, /, */)
+    for (i = 1; i <= n; i++) print s + (i - 1) * p, a[i]
+  }'
+}
+
 # e2e_whisper_series FILE T0 K: e2e_series of a whisper file (full
 # precision through --json, one slot per second); reads FILE.json when
 # e2e_whisper_fetch_all made one.
@@ -322,7 +345,5 @@ e2e_whisper_series() {
     cat "$1.json"
   else
     /usr/bin/whisper-fetch --json --from="$(($2 - 1))" --until="$(($2 + $3 - 1))" "$1"
-  fi | jq -r '.start as $s | .step as $st | .values | to_entries[] |
-           "\($s + .key * $st) \(.value)"' |
-    e2e_series "$2" "$3"
+  fi | e2e_whisper_json_lines | e2e_series "$2" "$3"
 }
