@@ -540,11 +540,70 @@ static void test_evaluate(void) {
   pd_v2_counterset_free(s6);
 }
 
+/* Mutations of the all-types answer: decode and evaluate must return a
+ * status, never read outside the buffer (ASan/UBSan builds watch). A fixed
+ * xorshift seed keeps it reproducible. */
+static void test_mutations(void) {
+  vec v0, v1;
+  answer_all_types(&v0, 0);
+  answer_all_types(&v1, 1);
+  pd_v2_identifier ids[5];
+  ids_for_answer(ids);
+  reg r[4] = {{20, PD_AVERAGE_TIMER, NONE, NONE, NONE, NONE},
+              {22, PD_AVERAGE_BASE, NONE, NONE, NONE, NONE},
+              {24, PD_100NSEC_MULTI_TIMER, NONE, NONE, NONE, 26},
+              {26, PD_RAW_BASE, NONE, NONE, NONE, NONE}};
+  vec cs;
+  pd_v2_counterset *set = NULL;
+  pd_error err;
+  counterset(&cs, r, 4);
+  pd_v2_counterset_parse(cs.b, cs.n, &set, &err);
+  const pd_v2_counterset *sets[5] = {set, set, set, set, set};
+  pd_v2_data *d0 = pd_v2_data_new(), *d1 = pd_v2_data_new();
+  pd_v2_data_decode(d0, v0.b, v0.n, ids, 5, 0, &err);
+  pd_v2_results res = {0};
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  int decoded = 0, rejected = 0, bad_status = 0;
+  for (int round = 0; round < 20000; round++) {
+    vec m = v1;
+    int flips = 1 + (int)(x % 4);
+    for (int f = 0; f < flips; f++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      size_t at = (size_t)(x % m.n);
+      /* half the time a small size-like value, else a random byte */
+      m.b[at] = (x >> 32) & 1 ? (uint8_t)(x >> 40) : (uint8_t)((x >> 40) % 64);
+    }
+    uint8_t *copy = malloc(m.n);
+    memcpy(copy, m.b, m.n);
+    pd_status st = pd_v2_data_decode(d1, copy, m.n, ids, 5, 0, &err);
+    if (st == PD_OK) {
+      decoded++;
+      if (pd_v2_evaluate(sets, 5, d0, d1, NULL, &res, &err) != PD_OK)
+        bad_status++;
+    } else {
+      rejected++;
+      if (err.message[0] == '\0' || st != err.status)
+        bad_status++;
+    }
+    free(copy);
+  }
+  OK(decoded > 0 && rejected > 0,
+     "mutations: %d decoded, %d rejected with a status", decoded, rejected);
+  IS_INT(bad_status, 0, "mutations: every rejection names its reason");
+  pd_v2_results_free(&res);
+  pd_v2_data_free(d0);
+  pd_v2_data_free(d1);
+  pd_v2_counterset_free(set);
+}
+
 int main(void) {
   test_guid();
   test_identifier();
   test_counterset();
   test_decode();
   test_evaluate();
+  test_mutations();
   return tap_done();
 }
