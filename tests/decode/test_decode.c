@@ -584,6 +584,44 @@ static void test_unusual(void) {
   }
 }
 
+/* Odd UTF-16 names (raw bytes, little-endian): no NUL, odd length, an
+ * unpaired surrogate, an embedded NUL, only a NUL. */
+static void test_odd_names(void) {
+  enc_blob *b = enc_new("N");
+  enc_object *o = enc_add_object(b, 800, ENC_MULTI_INSTANCE);
+  enc_add_counter(o, 90, PD_COUNTER_RAWCOUNT);
+  enc_add_instance_bytes(o, "a\0b\0", 4);
+  enc_add_instance_bytes(o, "a\0b\0c", 5);
+  enc_add_instance_bytes(o,
+                         "\0\xd8"
+                         "a\0\0\0",
+                         6);
+  enc_add_instance_bytes(o, "a\0\0\0b\0\0\0", 8);
+  uint32_t z = enc_add_instance_bytes(o, "\0\0", 2);
+  enc_instance_set_unique_id(o, z, 99);
+  size_t len;
+  uint8_t *buf = enc_build(b, &len);
+  pd_snapshot *snap = pd_snapshot_new();
+  if (decode_ok(snap, buf, len, "odd names")) {
+    const pd_object *ob = pd_snapshot_find_object(snap, 800);
+    if (OK(ob && ob->instance_count == 5, "odd names: 5 instances")) {
+      IS_STR(pd_instance_name(snap, ob, 0), "ab", "name without a NUL");
+      IS_STR(pd_instance_name(snap, ob, 1), "ab", "odd NameLength 5: 2 units");
+      IS_STR(pd_instance_name(snap, ob, 2),
+             "\xef\xbf\xbd"
+             "a",
+             "unpaired surrogate -> U+FFFD");
+      IS_STR(pd_instance_name(snap, ob, 3), "a", "stops at the first NUL");
+      IS_STR(pd_instance_name(snap, ob, 4), "",
+             "named but empty (NameLength 2) stays \"\"");
+      IS_STR(pd_instance_full_name(snap, ob, 3), "a", "full name a");
+    }
+  }
+  pd_snapshot_free(snap);
+  free(buf);
+  enc_free(b);
+}
+
 /* Bases for pd_snapshot_sample (spec 3): the next definition when it is a
  * base type, none when it is missing, and the multi count only when the
  * DWORD after the value lies inside the block. */
@@ -730,6 +768,7 @@ int main(void) {
   test_reuse();
   test_unusual();
   test_bases();
+  test_odd_names();
   test_large();
   test_errors_and_reuse();
   return tap_done();
