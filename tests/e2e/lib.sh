@@ -239,7 +239,13 @@ EOF
   e2e_spawn "$INFLUX_DIR/influxd.log" /usr/bin/influxd -config "$INFLUX_DIR/influxdb.conf"
   INFLUX_PID=$E2E_LAST_PID
   e2e_wait_for 30 e2e_influx_ping || e2e_bail "influxd answers /ping on 127.0.0.1:$INFLUX_HTTP"
+  # UDP has no handshake: values sent before the collectd input is bound
+  # are lost, so wait for the socket too.
+  e2e_wait_for 30 e2e_udp_bound "$INFLUX_COLLECTD" ||
+    e2e_bail "influxd's collectd input listens on 127.0.0.1:$INFLUX_COLLECTD/udp"
 }
+
+e2e_udp_bound() { ss -Hnul "sport = :$1" | grep -q .; }
 
 e2e_influx_ping() {
   [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$INFLUX_HTTP/ping")" = 204 ]
