@@ -194,12 +194,12 @@ fi
 winperf=$top_builddir/winperf
 if [ -x "$winperf" ]; then
   out=$("$winperf" query --remote 127.0.0.1 --port "$port" --helper "$helper" \
-    --credentials "$D/creds" --interval 0 '\System\Processes' 2>&1)
+    --credentials "$D/creds" --interval 0 '\System\Processes' 2>>"$D/winperf.err")
   same "winperf query --remote: the raw count" "$(printf '\\System\\Processes\t43')" "$out"
   "$winperf" capture --remote 127.0.0.1 --port "$port" --helper "$helper" \
-    --credentials "$D/creds" --interval 0 --count 2 --dir "$D/cap" 2>&1
+    --credentials "$D/creds" --interval 0 --count 2 --dir "$D/cap" 2>>"$D/winperf.err"
   out=$("$winperf" query --names "$D/cap/names.multisz" "$D/cap/000001.blob" \
-    "$D/cap/000002.blob" '\Thread(t299)\ID Thread' 2>&1)
+    "$D/cap/000002.blob" '\Thread(t299)\ID Thread' 2>>"$D/winperf.err")
   same "winperf capture --remote: a replay directory the query reads" \
     "$(printf '\\Thread(t299)\\ID Thread\t299')" "$out"
 else
@@ -228,7 +228,7 @@ check "after the restart the values are still exact" \
 check "recovered without restarting the helper (pid $pid1)" "$pid1" "$(cmd pid)"
 
 # The password never reaches argv (ps) nor the logs.
-if grep -rqs -- "$pass" "$D/log" "$D/driver.err"; then
+if grep -rqs -- "$pass" "$D/log" "$D/driver.err" "$D/winperf.err"; then
   nok "password absent from smbd logs and helper stderr"
 else
   ok "password absent from smbd logs and helper stderr"
