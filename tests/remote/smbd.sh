@@ -7,10 +7,11 @@
 # (src/source/remote.c, driven by tests/remote/remote_driver) runs
 # winperf-remote-helper, the shared parser decodes the blobs and the values
 # must be the hand-computed ones. Also: a wrong password gives a clear
-# authentication error (smbd refuses anonymous and guest sessions, so a
-# silent anonymous fallback would show), smbd stopped and restarted is
+# authentication error (with smbd refusing anonymous and guest sessions, and
+# again with anonymous sessions allowed, where libsmbclient's silent
+# anonymous fallback would succeed), smbd stopped and restarted is
 # survived, and one blob is cross-checked against python3-samba's answer.
-# Needs root (useradd, smbd), samba, python3-tdb and python3-samba.
+# Needs root (useradd, smbd), samba, smbclient, python3-tdb and python3-samba.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 top_srcdir=$(cd "$top_srcdir" && pwd)
 top_builddir=$(cd "$top_builddir" && pwd)
@@ -213,6 +214,28 @@ check "wrong password: authentication error (kind 1)" \
   "error 1 remote 127.0.0.1: authentication failed: *$user*" "$bad"
 [ -e "$D/bad.bin" ] && nok "wrong password: no blob written" ||
   ok "wrong password: no blob written"
+
+# Now let smbd serve anonymous sessions (its default): libsmbclient would
+# silently retry the refused login anonymously and read the data; the
+# helper must still say "authentication failed".
+sed -i 's/restrict anonymous = 2/restrict anonymous = 0/' "$D/smb.conf"
+kill -HUP "$smbd_pid"
+sleep 0.5
+if command -v smbclient >/dev/null; then
+  if smbclient -N -p "$port" //127.0.0.1/IPC\$ -c exit >/dev/null 2>&1; then
+    ok "smbd now serves anonymous sessions"
+  else
+    nok "smbd now serves anonymous sessions"
+  fi
+else
+  nok "smbclient missing (apt-get install smbclient)"
+fi
+bad=$(echo "collect $D/anon.bin Global" | "$driver" --helper "$helper" \
+  --port "$port" --credentials "$D/badcreds" 127.0.0.1 2>/dev/null)
+check "wrong password with anonymous allowed: still an authentication error" \
+  "error 1 remote 127.0.0.1: authentication failed: *$user*" "$bad"
+sed -i 's/restrict anonymous = 0/restrict anonymous = 2/' "$D/smb.conf"
+kill -HUP "$smbd_pid"
 
 # The good driver's helper is still connected; take smbd away under it.
 pid1=$(cmd pid)
