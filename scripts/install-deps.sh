@@ -14,6 +14,8 @@ packages=(
   libsmbclient-dev samba python3-tdb python3-samba
   # Windows code path: cross compiler, Wine, MSI tools
   gcc-mingw-w64-x86-64 wine wine64 msitools wixl
+  # Debian packages (tests/package): build and lint them
+  debhelper dpkg-dev lintian fakeroot
 )
 
 SUDO=""
