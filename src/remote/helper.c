@@ -576,8 +576,10 @@ static int serve(conn *c, const helper_cfg *cfg, const char *name,
       return send_data(res.has_type ? res.type : 3, res.data, res.data_len) == 0
                  ? 0
                  : -2;
-    /* A broken or confused connection is not reused. */
-    if (e->transport || e->kind == WPR_ERR_PROTOCOL)
+    /* A broken or confused connection is not reused; nor a key handle
+     * the server no longer knows (ERROR_INVALID_HANDLE, 6). */
+    if (e->transport || e->kind == WPR_ERR_PROTOCOL ||
+        (e->kind == WPR_ERR_SERVER && res.werror == 6))
       disconnect(c);
     if (!e->transport || fresh)
       return -1;

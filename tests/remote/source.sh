@@ -86,4 +86,30 @@ check "missing helper: a clear error" \
   "error 100 remote testhost: cannot run $tmp/no-such-helper: No such file or directory" \
   "$out"
 
+# The real helper's own checks, no server needed.
+helper=$top_builddir/winperf-remote-helper
+if [ -x "$helper" ]; then
+  real() { # real COMMAND-LINE-ARGS... (one collect)
+    printf 'collect %s Global\n' "$tmp/a" |
+      "$driver" --helper "$helper" --connect-timeout 3000 "$@" 2>/dev/null
+  }
+  out=$(
+    unset WINPERF_REMOTE_USER
+    real 127.0.0.1
+  )
+  check "helper: no user anywhere is a config error, never anonymous" \
+    "error 6 remote 127.0.0.1: no user name*" "$out"
+  printf 'username = u\npassword = p\n' >"$tmp/cred"
+  chmod 644 "$tmp/cred"
+  out=$(real --credentials "$tmp/cred" 127.0.0.1)
+  check "helper: a world-readable credentials file is refused" \
+    "error 6 remote 127.0.0.1: credentials file * is readable by everyone*" \
+    "$out"
+  out=$(WINPERF_REMOTE_USER=u WINPERF_REMOTE_PASSWORD=p real --port 1 127.0.0.1)
+  check "helper: credentials from the environment; closed port is a connect error" \
+    "error 2 remote 127.0.0.1: *" "$out"
+else
+  nok "$helper not built (libsmbclient-dev missing?)"
+fi
+
 echo "1..$n"
