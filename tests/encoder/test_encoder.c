@@ -234,6 +234,40 @@ static void test_names(void) {
   enc_free(b);
 }
 
+static void test_overrides(void) {
+  enc_blob *b = enc_new("X"); /* 88 + 4 -> 96 */
+  enc_object *m2 = enc_add_object(b, 502, ENC_METADATA_MULTI);
+  enc_add_counter(m2, 6, PD_COUNTER_RAWCOUNT);
+  enc_object *m3 = enc_add_object(b, 504, ENC_METADATA_NONE);
+  uint32_t c = enc_add_counter(m3, 8, PD_COUNTER_RAWCOUNT);
+  enc_counter_set_byte_length(m3, c, 48);
+  enc_object *z = enc_add_object(b, 506, ENC_MULTI_INSTANCE);
+  enc_add_counter(z, 10, PD_COUNTER_RAWCOUNT);
+  enc_object *s = enc_add_object(b, 508, ENC_SINGLE_INSTANCE);
+  c = enc_add_counter(s, 12, PD_COUNTER_MULTI_TIMER);
+  enc_counter_set_offset(s, c, 8);
+  enc_set_value(s, ENC_SINGLE, c, 5);
+  enc_poke32(s, ENC_SINGLE, 16, 3);
+  enc_object_set_block_length(s, 20);
+  size_t len;
+  uint8_t *buf = enc_build(b, &len);
+  /* 96 | 502: 64 + 40 = 104 | 504: 64 + 48 = 112 | 506: 104 |
+   * 508: 104 + block (reserved 24, ByteLength 20) = 128 */
+  IS_INT(len, 96 + 104 + 112 + 104 + 128, "metadata/empty/override: size");
+  IS_INT(enc_get32(buf, 96 + 40, false), (uint32_t)-2, "NumInstances -2");
+  IS_INT(enc_get32(buf, 200 + 40, false), (uint32_t)-3, "NumInstances -3");
+  IS_INT(enc_get32(buf, 200 + 4, false), 112, "DefinitionLength 64 + 48");
+  IS_INT(enc_get32(buf, 200 + 64, false), 48, "definition ByteLength 48");
+  IS_INT(enc_get32(buf, 312 + 40, false), 0, "NumInstances 0");
+  IS_INT(enc_get32(buf, 312, false), 104, "empty object: 104 bytes");
+  IS_INT(enc_get32(buf, 416 + 104, false), 20, "block ByteLength override");
+  IS_U64(enc_get64(buf, 416 + 104 + 8, false), 5, "multi value at 8");
+  IS_INT(enc_get32(buf, 416 + 104 + 16, false), 3, "poked count at 16");
+  IS_INT(enc_block_offset(s, ENC_SINGLE), 416 + 104, "layout: block");
+  free(buf);
+  enc_free(b);
+}
+
 static void test_late_counter(void) {
   /* a counter added after instances and values keeps the earlier values */
   enc_blob *b = enc_new("X");
@@ -292,6 +326,7 @@ int main(void) {
   test_big_endian();
   test_quirks();
   test_names();
+  test_overrides();
   test_late_counter();
   test_speed_shape();
   return tap_done();
