@@ -31,8 +31,8 @@ static const char *index_name(const pd_names *names, uint32_t index) {
   return names != NULL ? pd_names_get(names, index) : NULL;
 }
 
-/* The parent instance's full name (svchost#1), when the parent object and instance are
- * in this blob (spec 1.4), else NULL. */
+/* The parent instance's full name (svchost#1), when the parent object and
+ * instance are in this blob (spec 1.4), else NULL. */
 static const char *parent_name(pd_snapshot *snap, const pd_instance *inst) {
   if (inst->parent_object == 0)
     return NULL;
