@@ -1,6 +1,7 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors.
- * SPDX-License-Identifier: MIT */
-/* The V1 decoder (spec 1) against the spec's test vector and against
+/* collectd-winperf tests: the V1 decoder on valid blobs.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * The V1 decoder (spec 1) against the spec's test vector and against
  * encoder-built blobs of every shape, in both byte orders. Expected values
  * are the literals given to the encoder (or the spec's numbers). */
 #include "encoder.h"

@@ -1,6 +1,7 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors.
- * SPDX-License-Identifier: MIT */
-/* Malformed V1 blobs (spec 1.3: every offset and count is hostile).
+/* collectd-winperf tests: the V1 decoder on malformed blobs.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Malformed V1 blobs (spec 1.3: every offset and count is hostile).
  *
  * A valid five-object blob is built with the encoder; its layout (from the
  * encoder, never from the decoder) gives the offset of every structure.

@@ -1,6 +1,7 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors.
- * SPDX-License-Identifier: MIT */
-/* The spec's hand-made 416-byte V1 test vector (spec 1.8), typed in from the
+/* collectd-winperf tests: the spec 1.8 test vector.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * The spec's hand-made 416-byte V1 test vector (spec 1.8), typed in from the
  * hex dump: system name "PC"; object 2 single-instance (RAWCOUNT @8 = 42,
  * 100NSEC_TIMER @16 = 5,000,000); object 10 with one instance "_Total"
  * (RAWCOUNT @4 = 7). Shared by the encoder and decoder tests. */

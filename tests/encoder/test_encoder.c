@@ -1,6 +1,7 @@
-/* collectd-winperf. Copyright (c) 2026 the collectd-winperf authors.
- * SPDX-License-Identifier: MIT */
-/* The encoder against hand-made bytes: the spec's 416-byte test vector
+/* collectd-winperf tests: the encoder against hand-made bytes.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * The encoder against hand-made bytes: the spec's 416-byte test vector
  * (spec 1.8, typed in from the spec), its big-endian twin at hand-checked
  * offsets, and the quirk switches at hand-computed offsets. */
 #include "encoder.h"
