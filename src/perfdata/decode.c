@@ -112,8 +112,7 @@ static bool counter_size_ok(uint32_t type, uint32_t size) {
   return size == 4 || size == 8;
 }
 
-static pd_status decode_header(pd_snapshot *snap, pd_error *err,
-                               uint32_t max_objects) {
+static pd_status decode_header(pd_snapshot *snap, pd_error *err) {
   pd_bytes *b = &snap->bytes;
   pd_header *h = &snap->header;
   if (b->len < DATA_BLOCK_SIZE)
@@ -153,10 +152,6 @@ static pd_status decode_header(pd_snapshot *snap, pd_error *err,
     return pd_error_set(err, PD_E_HEADER, 24,
                         "offset 0x18: HeaderLength %u outside [88, %zu]",
                         h->header_length, b->len);
-  if (h->num_object_types > max_objects)
-    return pd_error_set(err, PD_E_LIMIT, 28,
-                        "offset 0x1c: NumObjectTypes %u above the limit %u",
-                        h->num_object_types, max_objects);
 
   uint32_t name_len = pd_ld32(b, 80), name_off = pd_ld32(b, 84);
   h->system_name = "";
@@ -196,11 +191,11 @@ static pd_status decode_definitions(pd_snapshot *snap, size_t o,
                           "0x%zx runs past its DefinitionLength (ends 0x%zx)",
                           p, c, o, end);
     uint32_t byte_len = pd_ld32(b, p);
-    if (byte_len < COUNTER_DEF_SIZE)
+    if (byte_len < COUNTER_DEF_SIZE || byte_len > end - p)
       return pd_error_set(err, PD_E_COUNTER_DEF, p,
-                          "offset 0x%zx: counter definition ByteLength %u is "
-                          "below 40",
-                          p, byte_len);
+                          "offset 0x%zx: counter definition ByteLength %u "
+                          "outside [40, %zu] (DefinitionLength ends 0x%zx)",
+                          p, byte_len, end - p, end);
     pd_counter_def *d = &snap->counters[snap->counter_count++];
     d->wire_offset = p;
     d->name_index = pd_ld32(b, p + 4);
@@ -450,7 +445,7 @@ pd_status pd_decode(pd_snapshot *snap, const uint8_t *data, size_t len,
     err->message[0] = '\0';
   }
 
-  pd_status s = decode_header(snap, err, lim->max_objects);
+  pd_status s = decode_header(snap, err);
   if (s != PD_OK)
     return s;
 
@@ -461,6 +456,13 @@ pd_status pd_decode(pd_snapshot *snap, const uint8_t *data, size_t len,
   for (uint32_t k = 0; k < snap->header.num_object_types && o < len; k++) {
     bool stop = false;
     size_t next = o;
+    /* NumObjectTypes may overstate (spec 1.3): the limit counts the
+     * objects actually present. */
+    if (k >= lim->max_objects) {
+      s = pd_error_set(err, PD_E_LIMIT, o, "offset 0x%zx: more than %u objects",
+                       o, lim->max_objects);
+      break;
+    }
     s = decode_object(snap, o, k, lim, &next, &stop, err);
     if (s != PD_OK || stop)
       break;

@@ -195,7 +195,8 @@ typedef struct pd_instance {
   uint32_t parent_instance; /* ParentObjectInstance */
   int32_t unique_id;        /* -1 = none */
   size_t name_offset;       /* raw name bytes in the blob (absolute) */
-  uint32_t name_bytes;      /* NameLength without the NUL; 0 = unnamed */
+  uint32_t name_bytes;      /* NameLength as on the wire (usually with the
+                             * NUL); 0 = unnamed */
   size_t block_offset;      /* PERF_COUNTER_BLOCK, absolute */
   uint32_t block_length;    /* its ByteLength */
 } pd_instance;
