@@ -1,0 +1,208 @@
+#!/bin/bash
+# collectd-winperf: the plugin's <Host> blocks end to end (issue 6).
+# Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+#
+# A real smbd on 127.0.0.1 (tests/remote/smbd-lib.sh: anonymous and guest
+# sessions refused, a user with a password) serves perfmon tdb data; a real
+# collectd 5.12 with the built winperf.so reads it through two <Host>
+# blocks, one with the right password file, one with a wrong one, and
+# write_graphite sends the values to a real carbon-cache (tests/e2e/lib.sh).
+#
+# Expected values by hand (tests/remote/perfmon_tdb.py, perfmon_sample3.py;
+# samples 5 s apart): samples 1 -> 2 give % Processor Time 75 and 25,
+# Interrupts/sec 500 and 50, Context Switches/sec 1500, Processes 43;
+# samples 2 -> 3 give 50 and 75, 200 and 100, 1000, Processes 44. Samba's
+# sample clock is in 1601, so collectd stamps the values on arrival: the
+# assertions are on which values a whisper file holds, never on when.
+#
+# Sequence: sample 1 is served until the first value (Processes 42) is in
+# carbon, then sample 2; smbd is stopped (the plugin logs the failure),
+# sample 3 is written, smbd restarted (the plugin recovers and the 2 -> 3
+# values arrive). The wrong-password host logs an authentication failure
+# and nothing of it reaches carbon. collectd runs throughout and exits 0.
+. "$(dirname "$0")/../e2e/lib.sh"
+. "$top_srcdir/tests/remote/smbd-lib.sh"
+
+py=/usr/bin/python3
+helper=$top_builddir/winperf-remote-helper
+
+e2e_init hosts
+trap 'smbd_teardown; e2e_cleanup' EXIT
+[ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
+e2e_need_collectd
+e2e_need ss smbd smbpasswd useradd
+[ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
+$py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
+e2e_plugin_dir logfile write_graphite
+chmod 755 "$E2E_DIR"
+
+smbd_setup "$E2E_DIR/smbd" "$(e2e_free_port tcp)" || e2e_bail "smbd user and config"
+$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$SMBD_DIR/state/perfmon" 1 ||
+  e2e_bail "perfmon tdb sample 1"
+smbd_start || e2e_bail "smbd listens on 127.0.0.1:$SMBD_PORT"
+e2e_ok 0 "smbd listening on 127.0.0.1:$SMBD_PORT (restrict anonymous = 2)"
+e2e_start_carbon
+
+cat >"$E2E_DIR/winperf.yaml" <<'EOF'
+- '\Processor(*)\% Processor Time'
+- '\Processor(*)\Interrupts/sec'
+- '\System\Processes'
+- '\System\Context Switches/sec'
+EOF
+
+cat >"$E2E_DIR/collectd.conf" <<EOF
+Hostname "hosts-collectd"
+FQDNLookup false
+BaseDir "$E2E_DIR"
+PIDFile "$E2E_DIR/collectd.pid"
+PluginDir "$E2E_PLUGIN_DIR"
+TypesDB "/usr/share/collectd/types.db"
+Interval 1
+ReadThreads 4
+
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$E2E_DIR/collectd.log"
+  Timestamp true
+  PrintSeverity true
+</Plugin>
+
+<LoadPlugin write_graphite>
+  FlushInterval 1
+</LoadPlugin>
+<Plugin write_graphite>
+  <Node "carbon">
+    Host "127.0.0.1"
+    Port "$CARBON_PORT"
+    Protocol "tcp"
+    EscapeCharacter "_"
+  </Node>
+</Plugin>
+
+LoadPlugin winperf
+<Plugin winperf>
+  CountersFile "$E2E_DIR/winperf.yaml"
+  RemoteHelper "$helper"
+  <Host "goodhost">
+    Address "127.0.0.1"
+    Port $SMBD_PORT
+    PasswordFile "$SMBD_DIR/creds"
+    Timeout 5
+  </Host>
+  <Host "badhost">
+    Address "127.0.0.1"
+    Port $SMBD_PORT
+    PasswordFile "$SMBD_DIR/badcreds"
+    Interval 1
+    Timeout 5
+  </Host>
+</Plugin>
+EOF
+
+T_START=$(date +%s)
+e2e_spawn "$E2E_DIR/collectd.stdout" /usr/sbin/collectd -f -C "$E2E_DIR/collectd.conf"
+COLLECTD_PID=$E2E_LAST_PID
+LOG=$E2E_DIR/collectd.log
+W=$CARBON_DIR/whisper
+
+# wsp_values FILE: the distinct values FILE holds since the start (%.12g).
+wsp_values() {
+  [ -f "$1" ] || return 0
+  /usr/bin/whisper-fetch --json --from="$((T_START - 1))" --until="$(date +%s)" "$1" |
+    e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" {
+      printf "%.12g\n", $2 }' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
+}
+has_value() { # has_value FILE VALUE
+  case " $(wsp_values "$1") " in *" $2 "*) return 0 ;; esac
+  return 1
+}
+log_has() { grep -q -- "$1" "$LOG"; }
+G=$W/goodhost
+
+e2e_wait_for 30 has_value "$G/winperf-System/gauge-Processes.wsp" 42
+e2e_ok $? "goodhost: sample 1's Processes (42) arrives in carbon under goodhost"
+
+$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$SMBD_DIR/state/perfmon" 2
+e2e_wait_for 30 has_value "$G/winperf-System/gauge-Context_Switches_sec.wsp" 1500
+e2e_ok $? "goodhost: sample 2 reached carbon"
+# Give every metric of that interval a moment to be written (bounded wait
+# on the last one of the list).
+e2e_wait_for 10 has_value "$G/winperf-Processor-1/gauge-Interrupts_sec.wsp" 50
+e2e_is "$(wsp_values "$G/winperf-Processor-0/gauge-%_Processor_Time.wsp")" 75 \
+  "goodhost: Processor(0) % Processor Time 100 (1 - 12.5e6/50e6) = 75"
+e2e_is "$(wsp_values "$G/winperf-Processor-1/gauge-%_Processor_Time.wsp")" 25 \
+  "goodhost: Processor(1) % Processor Time 100 (1 - 37.5e6/50e6) = 25"
+e2e_is "$(wsp_values "$G/winperf-Processor-0/gauge-Interrupts_sec.wsp")" 500 \
+  "goodhost: Processor(0) Interrupts/sec 2500 / 5 s = 500"
+e2e_is "$(wsp_values "$G/winperf-Processor-1/gauge-Interrupts_sec.wsp")" 50 \
+  "goodhost: Processor(1) Interrupts/sec 250 / 5 s = 50"
+e2e_is "$(wsp_values "$G/winperf-System/gauge-Context_Switches_sec.wsp")" 1500 \
+  "goodhost: System Context Switches/sec 7500 / 5 s = 1500"
+e2e_wait_for 10 has_value "$G/winperf-System/gauge-Processes.wsp" 43
+e2e_is "$(wsp_values "$G/winperf-System/gauge-Processes.wsp")" "42 43" \
+  "goodhost: System Processes 42 then 43"
+
+e2e_wait_for 20 log_has 'host "badhost"'
+line=$(grep 'host "badhost"' "$LOG" | head -1)
+echo "$line" | e2e_diag
+case $line in
+*'host "badhost" (127.0.0.1): authentication failure: '*"authentication failed"*"$SMBD_USER"*) st=0 ;;
+*) st=1 ;;
+esac
+e2e_ok $st "badhost: a clear authentication failure naming the host and the user"
+case $line in *"next in 60 s"*) st=0 ;; *) st=1 ;; esac
+e2e_ok $st "badhost: an authentication failure backs off a minute"
+
+e2e_alive "$COLLECTD_PID"
+e2e_ok $? "collectd running after the refused login"
+
+# Take smbd away under the good host.
+smbd_stop
+e2e_wait_for 30 log_has 'host "goodhost" (127.0.0.1): '
+e2e_ok $? "goodhost: smbd stopped: the failure is logged"
+grep 'host "goodhost"' "$LOG" | head -2 | e2e_diag
+$py "$top_srcdir/tests/remote/perfmon_sample3.py" "$SMBD_DIR/state/perfmon" ||
+  e2e_bail "perfmon tdb sample 3"
+# Let the plugin fail at least twice (the backoff doubles), then restart.
+e2e_wait_for 30 log_has 'host "goodhost" (127.0.0.1): .*attempt 2 failed'
+e2e_ok $? "goodhost: retried with backoff while smbd is down"
+grep 'host "goodhost"' "$LOG" | sed -n 2,4p | e2e_diag
+e2e_alive "$COLLECTD_PID"
+e2e_ok $? "collectd running while smbd is down"
+smbd_start || e2e_bail "smbd restarted"
+
+e2e_wait_for 60 has_value "$G/winperf-Processor-0/gauge-%_Processor_Time.wsp" 50
+e2e_ok $? "goodhost: after the restart Processor(0) 100 (1 - 25e6/50e6) = 50 arrives"
+e2e_wait_for 10 has_value "$G/winperf-System/gauge-Processes.wsp" 44
+e2e_is "$(wsp_values "$G/winperf-Processor-1/gauge-%_Processor_Time.wsp")" "25 75" \
+  "goodhost: Processor(1) 25, then 100 (1 - 12.5e6/50e6) = 75 after the restart"
+e2e_is "$(wsp_values "$G/winperf-Processor-0/gauge-Interrupts_sec.wsp")" "200 500" \
+  "goodhost: Processor(0) Interrupts/sec 500, then 1000 / 5 s = 200"
+e2e_is "$(wsp_values "$G/winperf-Processor-1/gauge-Interrupts_sec.wsp")" "50 100" \
+  "goodhost: Processor(1) Interrupts/sec 50, then 500 / 5 s = 100"
+e2e_is "$(wsp_values "$G/winperf-System/gauge-Context_Switches_sec.wsp")" "1000 1500" \
+  "goodhost: Context Switches/sec 1500, then 5000 / 5 s = 1000"
+e2e_is "$(wsp_values "$G/winperf-System/gauge-Processes.wsp")" "42 43 44" \
+  "goodhost: Processes 42, 43, then 44"
+log_has 'host "goodhost" (127.0.0.1): collecting again after [0-9]* failed attempts'
+e2e_ok $? "goodhost: the recovery is logged"
+grep 'collecting again' "$LOG" | e2e_diag
+
+e2e_alive "$COLLECTD_PID"
+e2e_ok $? "collectd still running after smbd's restart"
+e2e_stop "$COLLECTD_PID" 10
+e2e_is "$E2E_STATUS" 0 "collectd exits 0 on TERM"
+e2e_stop "$CARBON_PID" 10
+
+e2e_is "$(cd "$W" && ls)" goodhost "carbon: only goodhost's metrics, nothing from badhost"
+e2e_is "$(cd "$G" && find . -name '*.wsp' | sort | tr '\n' ' ')" \
+  "./winperf-Processor-0/gauge-%_Processor_Time.wsp ./winperf-Processor-0/gauge-Interrupts_sec.wsp ./winperf-Processor-1/gauge-%_Processor_Time.wsp ./winperf-Processor-1/gauge-Interrupts_sec.wsp ./winperf-System/gauge-Context_Switches_sec.wsp ./winperf-System/gauge-Processes.wsp " \
+  "carbon: exactly goodhost's six metrics"
+if grep -rqs -- "$SMBD_PASS" "$LOG" "$E2E_DIR/collectd.stdout" "$E2E_DIR/collectd.conf" "$SMBD_DIR/log"; then
+  e2e_ok 1 "the password is in no log and not in collectd.conf"
+else
+  e2e_ok 0 "the password is in no log and not in collectd.conf"
+fi
+grep -c 'host "badhost"' "$LOG" | sed 's/^/badhost log lines: /' | e2e_diag
+e2e_done

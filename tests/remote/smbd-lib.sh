@@ -1,0 +1,99 @@
+# collectd-winperf: a real smbd on loopback for the remote tests (sourced).
+# Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+#
+# The same server tests/remote/smbd.sh sets up, as functions: a private
+# directory, an unprivileged port, a throwaway Unix user with a Samba
+# password, anonymous and guest sessions refused (restrict anonymous = 2,
+# map to guest = never), HKEY_PERFORMANCE_DATA served from the perfmon tdb
+# files tests/remote/perfmon_tdb.py writes under $SMBD_DIR/state/perfmon.
+# Needs root (useradd, smbd), samba and python3-tdb.
+#
+#   smbd_setup DIR PORT  write smb.conf, add the user; sets SMBD_DIR,
+#                        SMBD_PORT, SMBD_USER, SMBD_PASS, and writes the
+#                        credential files DIR/creds (right password) and
+#                        DIR/badcreds (wrong one), mode 0600
+#   smbd_start           start smbd, wait until it listens (status 1 if not)
+#   smbd_stop            stop smbd and samba-dcerpcd, wait for the port
+#   smbd_teardown        smbd_stop, remove the user
+
+SMBD_PID=
+
+smbd_setup() {
+  SMBD_DIR=$1
+  SMBD_PORT=$2
+  SMBD_USER=wpt$$
+  SMBD_PASS=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+  mkdir -p "$SMBD_DIR"/lock "$SMBD_DIR"/state "$SMBD_DIR"/cache \
+    "$SMBD_DIR"/private "$SMBD_DIR"/pid "$SMBD_DIR"/ncalrpc "$SMBD_DIR"/log
+  chmod 755 "$SMBD_DIR"
+  cat >"$SMBD_DIR/smb.conf" <<EOF
+[global]
+  server role = standalone server
+  workgroup = WPTEST
+  netbios name = WPTESTHOST
+  interfaces = 127.0.0.1
+  bind interfaces only = yes
+  smb ports = $SMBD_PORT
+  lock directory = $SMBD_DIR/lock
+  state directory = $SMBD_DIR/state
+  cache directory = $SMBD_DIR/cache
+  private dir = $SMBD_DIR/private
+  pid directory = $SMBD_DIR/pid
+  ncalrpc dir = $SMBD_DIR/ncalrpc
+  log file = $SMBD_DIR/log/%m.log
+  passdb backend = tdbsam:$SMBD_DIR/private/passdb.tdb
+  load printers = no
+  printing = bsd
+  printcap name = /dev/null
+  disable spoolss = yes
+  disable netbios = yes
+  server min protocol = SMB2_02
+  restrict anonymous = 2
+  map to guest = never
+EOF
+  useradd -M -N -s /usr/sbin/nologin "$SMBD_USER" || return 1
+  printf '%s\n%s\n' "$SMBD_PASS" "$SMBD_PASS" |
+    smbpasswd -c "$SMBD_DIR/smb.conf" -s -a "$SMBD_USER" >/dev/null || return 1
+  (
+    umask 077
+    printf 'username = %s\npassword = %s\n' "$SMBD_USER" "$SMBD_PASS" >"$SMBD_DIR/creds"
+    printf 'username = %s\npassword = wrong-%s\n' "$SMBD_USER" "$SMBD_PASS" >"$SMBD_DIR/badcreds"
+  )
+}
+
+smbd_listening() { [ -n "$(ss -Hltn "sport = :$SMBD_PORT")" ]; }
+
+smbd_start() {
+  setsid smbd --foreground --no-process-group --configfile="$SMBD_DIR/smb.conf" \
+    >>"$SMBD_DIR/log/smbd.out" 2>&1 &
+  SMBD_PID=$!
+  for _ in $(seq 100); do
+    smbd_listening && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+smbd_stop() {
+  if [ -n "$SMBD_PID" ]; then
+    kill "$SMBD_PID" 2>/dev/null
+    kill -- -"$SMBD_PID" 2>/dev/null
+    wait "$SMBD_PID" 2>/dev/null
+  fi
+  SMBD_PID=
+  # samba-dcerpcd outlives smbd (shared/notes/samba-rrp.md): its pid file.
+  if [ -f "$SMBD_DIR/pid/samba-dcerpcd.pid" ]; then
+    kill "$(cat "$SMBD_DIR/pid/samba-dcerpcd.pid")" 2>/dev/null
+  fi
+  for _ in $(seq 50); do
+    smbd_listening || return 0
+    sleep 0.1
+  done
+}
+
+smbd_teardown() {
+  [ -n "${SMBD_DIR:-}" ] || return 0
+  smbd_stop
+  [ -n "${SMBD_USER:-}" ] && userdel "$SMBD_USER" 2>/dev/null
+  return 0
+}
