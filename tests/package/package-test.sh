@@ -27,6 +27,7 @@ case "${1:-}" in
 esac
 
 # TAP helpers (e2e_ok STATUS TEXT, e2e_diag, e2e_done) of the e2e tests.
+# shellcheck source=tests/e2e/lib.sh
 . "$top/tests/e2e/lib.sh"
 ok() { e2e_ok "$@"; }
 diag() { e2e_diag; }
@@ -68,7 +69,7 @@ ok "$status" "dpkg-buildpackage -us -uc -b"
 
 [ -f "$deb_base" ] && [ -f "$deb_remote" ]
 ok $? "built $(basename "$deb_base") and $(basename "$deb_remote")"
-ls "$work"/*.deb 2>/dev/null | sed 's|.*/||' | diag
+find "$work" -maxdepth 1 -name '*.deb' -printf '%f\n' | sort | diag
 
 if [ -n "${PKG_OUT:-}" ]; then
   mkdir -p "$PKG_OUT" && cp "$work"/*.deb "$work"/*.buildinfo "$work"/*.changes "$PKG_OUT"/ 2>/dev/null
@@ -131,7 +132,7 @@ ok $? "collectd-winperf-remote depends on libsmbclient and collectd-winperf (= $
 # plugin by itself (see README, "Debian packages").
 conffiles=$(dpkg-deb --ctrl-tarfile "$deb_base" 2>/dev/null | tar -xO ./conffiles 2>/dev/null)
 [ "$conffiles" = /etc/collectd/winperf.yaml ]
-ok $? "conffiles of collectd-winperf: /etc/collectd/winperf.yaml (got: $(echo $conffiles))"
+ok $? "conffiles of collectd-winperf: /etc/collectd/winperf.yaml (got: $(printf '%s' "$conffiles" | tr '\n' ' '))"
 
 # lintian: no error and no warning (info and pedantic tags are shown).
 for deb in "$deb_base" "$deb_remote"; do
@@ -148,7 +149,7 @@ if [ "$mode" = build ]; then
 fi
 
 # ---------------------------------------------------- install, run, purge
-pkgs="collectd-winperf collectd-winperf-remote"
+pkgs=(collectd-winperf collectd-winperf-remote)
 installed() { dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qvx 'not-installed'; }
 snapshot() { # what the purge check compares against
   find /usr/lib/collectd /etc/collectd /usr/share/doc -maxdepth 1 2>/dev/null | sort
@@ -159,7 +160,7 @@ snapshot() { # what the purge check compares against
 [ "$(id -u)" -eq 0 ]
 ok $? "running as root (the install test installs system-wide)"
 
-for p in $pkgs; do
+for p in "${pkgs[@]}"; do
   if installed "$p"; then
     echo "$p was installed before the test: purging it first" | diag
     apt-get purge -y -q "$p" >>"$work/apt.log" 2>&1
@@ -280,13 +281,14 @@ for m in "${expect[@]}"; do
     missing=1
   }
 done
+[ "$missing" -eq 0 ] || (cd "$dir" 2>/dev/null && find . | sort | head -40 | diag)
 [ "$missing" -eq 0 ]
 ok $? "values for CPUs 0-3 and _Total, Memory, System, LogicalDisk C: and D:, svchost#1"
-[ "$missing" -eq 0 ] || (cd "$dir" 2>/dev/null && ls -R | head -40 | diag)
 
 # Plausible, from the capture's description: percentages within 0..100 (a
 # 4-CPU host's Processor instances), Available Bytes within (0, 16 GiB].
 range_ok() { # glob, min, max (exclusive min)
+  # shellcheck disable=SC2086 # $1 is a glob
   cat $1 2>/dev/null | awk -F, -v lo="$2" -v hi="$3" '
     /^[0-9]/ { n++; if (!($2 > lo && $2 <= hi)) bad++ }
     END { exit !(n > 0 && bad == 0) }'
@@ -298,7 +300,7 @@ ok $? "% Processor Time within 0..100, Available Bytes within 0..16 GiB"
 ! grep -E '\[(error|warning)\]' "$run/collectd.log" | grep -qi winperf
 ok $? "no winperf errors or warnings in collectd's log"
 
-apt-get purge -y -q $pkgs >"$work/purge.log" 2>&1
+apt-get purge -y -q "${pkgs[@]}" >"$work/purge.log" 2>&1
 status=$?
 [ "$status" -eq 0 ] || tail -20 "$work/purge.log" | diag
 ok "$status" "apt-get purge collectd-winperf collectd-winperf-remote"
