@@ -23,11 +23,16 @@
 # carbon, then sample 2; smbd is stopped (the plugin logs the failure),
 # sample 3 is written, smbd restarted (the plugin recovers and the 2 -> 3
 # values arrive). The wrong-password host logs an authentication failure
-# and nothing of it reaches carbon. collectd runs throughout and exits 0.
+# and nothing of it reaches carbon; a third host whose port accepts TCP but
+# never answers (a hung server) times out. collectd runs throughout and
+# exits 0.
+# shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
+# shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
 . "$top_srcdir/tests/remote/smbd-lib.sh"
 
 py=/usr/bin/python3
+# shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
 
 e2e_init hosts
@@ -56,6 +61,17 @@ write_sample() { # write_sample 2|3: the sample, renamed into place
   fi || return 1
   mv "$E2E_DIR/stage/names.tdb" "$E2E_DIR/stage/data.tdb" "$SMBD_DIR/state/perfmon/"
 }
+
+# A hung server: the kernel completes the handshake (listen backlog), the
+# program never accepts nor answers.
+SLOW_PORT=$(e2e_free_port tcp)
+e2e_spawn "$E2E_DIR/slow.log" $py -c 'import socket, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", '"$SLOW_PORT"'))
+s.listen(16)
+time.sleep(600)'
+e2e_wait_for 10 e2e_tcp_open "$SLOW_PORT" || e2e_bail "the hung server listens on $SLOW_PORT"
 
 cat >"$E2E_DIR/winperf.yaml" <<'EOF'
 - '\Processor(*)\% Processor Time'
@@ -110,6 +126,12 @@ LoadPlugin winperf
     PasswordFile "$SMBD_DIR/badcreds"
     Interval 1
     Timeout 5
+  </Host>
+  <Host "slowhost">
+    Address "127.0.0.1"
+    Port $SLOW_PORT
+    PasswordFile "$SMBD_DIR/creds"
+    Timeout 1
   </Host>
 </Plugin>
 EOF
@@ -178,6 +200,15 @@ e2e_ok $st "badhost: an authentication failure backs off a minute"
 e2e_alive "$COLLECTD_PID"
 e2e_ok $? "collectd running after the refused login"
 
+e2e_wait_for 30 log_has 'host "slowhost" (127.0.0.1): '
+line=$(grep 'host "slowhost"' "$LOG" | head -1)
+echo "$line" | e2e_diag
+case $line in
+*'host "slowhost" (127.0.0.1): timeout: '*"timed out"*) st=0 ;;
+*) st=1 ;;
+esac
+e2e_ok $st "slowhost: a server that never answers is logged as a timeout"
+
 # Take smbd away under the good host.
 smbd_stop
 e2e_wait_for 30 log_has 'host "goodhost" (127.0.0.1): '
@@ -216,7 +247,8 @@ e2e_is "$E2E_STATUS" 0 "collectd exits 0 on TERM"
 e2e_stop "$CARBON_PID" 10
 
 # (carbon's own statistics, after a minute, go under whisper/carbon.)
-e2e_is "$(cd "$W" && ls | grep -vx carbon)" goodhost "carbon: only goodhost's metrics, nothing from badhost"
+e2e_is "$(find "$W" -mindepth 1 -maxdepth 1 ! -name carbon -printf '%f\n')" goodhost \
+  "carbon: only goodhost's metrics, nothing from badhost or slowhost"
 e2e_is "$(cd "$G" && find . -name '*.wsp' | sort | tr '\n' ' ')" \
   "./winperf-Processor-0/gauge-%_Processor_Time.wsp ./winperf-Processor-0/gauge-Interrupts_sec.wsp ./winperf-Processor-1/gauge-%_Processor_Time.wsp ./winperf-Processor-1/gauge-Interrupts_sec.wsp ./winperf-System/gauge-Context_Switches_sec.wsp ./winperf-System/gauge-Processes.wsp " \
   "carbon: exactly goodhost's six metrics"
@@ -231,5 +263,7 @@ if grep -qE 'runtime error|AddressSanitizer|UndefinedBehaviorSanitizer' "$E2E_DI
 else
   e2e_ok 0 "no sanitizer report from the plugin or the helper${asan:+ (ASan build)}"
 fi
-grep -c 'host "badhost"' "$LOG" | sed 's/^/badhost log lines: /' | e2e_diag
+for h in badhost slowhost; do
+  grep -c "host \"$h\"" "$LOG" | sed "s/^/$h log lines: /" | e2e_diag
+done
 e2e_done

@@ -1,5 +1,6 @@
-# collectd-winperf: a real smbd on loopback for the remote tests (sourced).
-# Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+# collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+# A real smbd on loopback for the remote tests (sourced).
 #
 # The same server tests/remote/smbd.sh sets up, as functions: a private
 # directory, an unprivileged port, a throwaway Unix user with a Samba
