@@ -39,7 +39,7 @@
 typedef struct wp_remote {
   wp_source base;
   char *host, *user, *domain, *credentials, *helper;
-  char port[8], connect_ms[16], query_ms[16], buffer_size[16];
+  char port[12], connect_ms[16], query_ms[16], buffer_size[16];
   int encrypt;
   unsigned timeout_ms; /* connect + query + margin */
   pid_t pid;

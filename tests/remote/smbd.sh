@@ -52,10 +52,9 @@ done
 $py -c 'import tdb' 2>/dev/null || bail "python3-tdb missing"
 $py -c 'import samba.dcerpc.winreg' 2>/dev/null || bail "python3-samba missing"
 
+# shellcheck source=smbd-lib.sh
+. "$top_srcdir/tests/remote/smbd-lib.sh"
 D=$(mktemp -d /tmp/winperf-smbd.XXXXXX) || exit 1
-chmod 755 "$D"
-user=wpt$$
-pass=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 port=
 for try in 0 1 2 3 4 5 6 7 8 9; do
   p=$((20000 + ($$ * 7 + try * 101) % 20000))
@@ -67,74 +66,21 @@ done
 [ -n "$port" ] || bail "no free port"
 
 smbd_pid=
+start_smbd() { smbd_start && smbd_pid=$SMBD_PID; }
 stop_smbd() {
-  if [ -n "$smbd_pid" ]; then
-    kill "$smbd_pid" 2>/dev/null
-    kill -- -"$smbd_pid" 2>/dev/null
-    wait "$smbd_pid" 2>/dev/null
-  fi
+  smbd_stop
   smbd_pid=
-  # samba-dcerpcd outlives smbd (samba-rrp notes): stop it by its pid file.
-  for f in "$D"/pid/samba-dcerpcd.pid; do
-    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
-  done
-  for _ in $(seq 50); do
-    [ -z "$(ss -Hltn "sport = :$port")" ] && return 0
-    sleep 0.1
-  done
 }
 cleanup() {
   [ -n "${DRV_PID:-}" ] && { echo quit >&"${DRV[1]}"; wait "$DRV_PID"; } 2>/dev/null
-  stop_smbd
-  userdel "$user" 2>/dev/null
+  smbd_teardown
   rm -rf "$D"
 }
 trap cleanup EXIT
 
-mkdir -p "$D"/{lock,state,cache,private,pid,ncalrpc,log}
-cat >"$D/smb.conf" <<EOF
-[global]
-  server role = standalone server
-  workgroup = WPTEST
-  netbios name = WPTESTHOST
-  interfaces = 127.0.0.1
-  bind interfaces only = yes
-  smb ports = $port
-  lock directory = $D/lock
-  state directory = $D/state
-  cache directory = $D/cache
-  private dir = $D/private
-  pid directory = $D/pid
-  ncalrpc dir = $D/ncalrpc
-  log file = $D/log/%m.log
-  passdb backend = tdbsam:$D/private/passdb.tdb
-  load printers = no
-  printing = bsd
-  printcap name = /dev/null
-  disable spoolss = yes
-  disable netbios = yes
-  server min protocol = SMB2_02
-  restrict anonymous = 2
-  map to guest = never
-EOF
-useradd -M -N -s /usr/sbin/nologin "$user" || bail "useradd $user"
-printf '%s\n%s\n' "$pass" "$pass" | smbpasswd -c "$D/smb.conf" -s -a "$user" >/dev/null ||
-  bail "smbpasswd"
-umask 077
-printf 'username = %s\npassword = %s\n' "$user" "$pass" >"$D/creds"
-printf 'username = %s\npassword = wrong-%s\n' "$user" "$pass" >"$D/badcreds"
-umask 022
-
-start_smbd() {
-  setsid smbd --foreground --no-process-group --configfile="$D/smb.conf" \
-    >>"$D/log/smbd.out" 2>&1 &
-  smbd_pid=$!
-  for _ in $(seq 100); do
-    [ -n "$(ss -Hltn "sport = :$port")" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
+smbd_setup "$D" "$port" || bail "smbd user and config (useradd, smbpasswd)"
+user=$SMBD_USER
+pass=$SMBD_PASS
 
 $py "$top_srcdir/tests/remote/perfmon_tdb.py" "$D/state/perfmon" 1 ||
   bail "writing perfmon tdb files"
