@@ -197,6 +197,32 @@ EOF
 
 # e2e_whisper_fetch FILE FROM UNTIL: "time value" lines (value "None" when
 # the slot is empty), via Debian's python3.
+# collectd.conf lines the tests share: the log in $E2E_DIR/collectd.log
+# and write_graphite to the carbon-cache e2e_start_carbon started.
+e2e_conf_logfile_graphite() {
+  cat <<EOF
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$E2E_DIR/collectd.log"
+  Timestamp true
+  PrintSeverity true
+</Plugin>
+
+<LoadPlugin write_graphite>
+  FlushInterval 1
+</LoadPlugin>
+<Plugin write_graphite>
+  <Node "carbon">
+    Host "127.0.0.1"
+    Port "$CARBON_PORT"
+    Protocol "tcp"
+    EscapeCharacter "_"
+  </Node>
+</Plugin>
+EOF
+}
+
 e2e_whisper_fetch() {
   /usr/bin/whisper-fetch --from="$2" --until="$3" "$1"
 }

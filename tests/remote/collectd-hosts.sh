@@ -90,25 +90,7 @@ TypesDB "/usr/share/collectd/types.db"
 Interval 1
 ReadThreads 4
 
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$E2E_DIR/collectd.log"
-  Timestamp true
-  PrintSeverity true
-</Plugin>
-
-<LoadPlugin write_graphite>
-  FlushInterval 1
-</LoadPlugin>
-<Plugin write_graphite>
-  <Node "carbon">
-    Host "127.0.0.1"
-    Port "$CARBON_PORT"
-    Protocol "tcp"
-    EscapeCharacter "_"
-  </Node>
-</Plugin>
+$(e2e_conf_logfile_graphite)
 
 LoadPlugin winperf
 <Plugin winperf>
