@@ -374,7 +374,8 @@ static void measure(blob_pair *bp, pd_selection *sel, const char *sel_label,
     pd_decode(snap[cur], bp->bytes[k], bp->len[k], NULL, &err);
     pd_selection_evaluate(sel, snap[!cur], snap[cur], &results, &count, &err);
     t[i] = now_ns() - t0;
-    if (!counted && k != 0 && i >= n - 8) { /* consecutive samples */
+    if (!counted && (k != 0 || bp->count == 1) &&
+        i >= n - 8) { /* consecutive samples */
       counted = true;
       for (size_t r = 0; r < count; r++)
         ok += results[r].status == PD_VALUE_OK;
