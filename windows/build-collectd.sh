@@ -14,8 +14,9 @@
 #   3. gnulib for mingw from Debian's `gnulib` package (gnulib-tool), as
 #      libgnu.dll, the module list of collectd's own build.sh;
 #   4. a dlopen shim (windows/dlshim) as libdl.a;
-#   5. collectd with windows/patches/*.patch, plugins logfile, network,
-#      write_graphite and csv;
+#   5. collectd with windows/patches/*.patch, plugins logfile and
+#      write_graphite (csv needs fcntl locks, network hits the "interface"
+#      macro of the Windows headers: left out);
 #   6. winperf.dll and winperf.exe: the project configured with
 #      --host=x86_64-w64-mingw32 --with-collectd-include=... --enable-plugin.
 # Result: BUILD_DIR/dist/ holds collectd.exe, the plugin DLLs, winperf.dll,
@@ -103,7 +104,8 @@ YAML_TAR=$(ls "$B"/src/libyaml_*.orig.tar.* 2>/dev/null | head -1)
 log "sources: $(basename "$CD_TAR") $(basename "$YAML_TAR")"
 
 # ------------------------------------------------------------ 2. libyaml
-# Static, so winperf.dll carries it; YAML_DECLARE_STATIC keeps yaml.h from
+# Static, so winperf.dll carries it (the library only: its tests and
+# examples are skipped); YAML_DECLARE_STATIC keeps yaml.h from
 # declaring dllimport (set in the .pc file for consumers).
 if [ ! -f "$PREFIX/lib/libyaml.a" ]; then
   log "libyaml: configure and build"
@@ -114,9 +116,11 @@ if [ ! -f "$PREFIX/lib/libyaml.a" ]; then
     { [ -x configure ] || autoreconf -fi; } &&
     ./configure --host=$HOST --prefix="$PREFIX" --disable-shared --enable-static \
       CPPFLAGS=-DYAML_DECLARE_STATIC &&
-    make -j"$JOBS" && make install) >"$B/libyaml.log" 2>&1 ||
+    make -C src -j"$JOBS" && make -C src install && make -C include install &&
+    make install-pkgconfigDATA) >"$B/libyaml.log" 2>&1 ||
     die "libyaml build failed: see $B/libyaml.log"
   sed -i 's/^Cflags: \(.*\)$/Cflags: \1 -DYAML_DECLARE_STATIC/' "$PREFIX/lib/pkgconfig/yaml-0.1.pc"
+  rm -f "$PREFIX/lib/libyaml.la"
 fi
 
 # ------------------------------------------------------------- 3. gnulib
@@ -127,7 +131,7 @@ if [ ! -f "$GNULIB/gllib/libgnu.dll" ]; then
   if [ ! -f "$GNULIB/configure" ]; then
     log "gnulib-tool --create-testdir"
     rm -rf "$GNULIB"
-    gnulib-tool --create-testdir --source-base=lib --dir="$GNULIB" \
+    gnulib-tool --create-testdir --without-tests --source-base=lib --dir="$GNULIB" \
       canonicalize-lgpl fcntl-h fnmatch getsockopt gettimeofday nanosleep \
       netdb net_if poll recv regex sendto setlocale strtok_r sys_resource \
       sys_socket sys_stat sys_wait time_r >"$B/gnulib-tool.log" 2>&1 ||
@@ -136,7 +140,7 @@ if [ ! -f "$GNULIB/gllib/libgnu.dll" ]; then
   log "gnulib: configure and build"
   (cd "$GNULIB" &&
     ./configure --host=$HOST LIBS="-lws2_32 -lpthread" &&
-    make -j"$JOBS" &&
+    make -C gllib -j"$JOBS" &&
     cd gllib &&
     $CC -shared -o libgnu.dll -Wl,--whole-archive libgnu.a -Wl,--no-whole-archive \
       -Wl,--out-implib,libgnu.dll.a -lws2_32 -lpthread &&
@@ -156,7 +160,7 @@ fi
 
 # ----------------------------------------------------------- 5. collectd
 CD=$B/collectd
-if [ ! -f "$CD/collectd.exe" ]; then
+if [ ! -f "$CD/.built" ]; then
   if [ ! -f "$CD/.patched" ]; then
     log "collectd: unpack and patch"
     rm -rf "$CD"
@@ -170,25 +174,51 @@ if [ ! -f "$CD/collectd.exe" ]; then
   fi
   if [ ! -f "$CD/Makefile" ]; then
     log "collectd: autoreconf and configure"
+    # gnulib's config.h without its package identity (PACKAGE_NAME "dummy"
+    # would clash with collectd's and configure's own); it defines restrict.
+    # Nor its "#define uid_t int": collectd.h typedefs uid_t itself on WIN32.
+    sed '/^#define \(PACKAGE\|VERSION\)/d; /^#define uid_t int$/d' "$GNULIB/config.h" >"$GNULIB/gnulib_config.h"
+    # -lws2_32 -lpthread: configure looks for inet_ntop and nanosleep by
+    # linking (Winsock and winpthreads have them). -include gnulib's
+    # config.h: this gnulib's replacement headers refuse to be included
+    # without it (configure's own test programs too). --disable-werror:
+    # gnulib's and collectd's config.h both define a few HAVE_ macros.
+    # c_cv_have_strtok_r_default: that check compiles with -Werror, which
+    # the differing HAVE_DECL_STRERROR_R of the two config.h fail; gnulib
+    # (module strtok_r) provides it anyway. --with-fp-layout:
+    # the double layout check runs a program, impossible when cross
+    # compiling; x86-64 needs no conversion ("nothing").
     # Compiled-in defaults point at the MSI's data directory, so a bare
     # collectd.exe finds C:/ProgramData/collectd/collectd.conf.
     (cd "$CD" && { [ -x configure ] || autoreconf -fi; } &&
       GNULIB_DIR="$GNULIB_DIR" ./configure --host=$HOST \
         --prefix=C:/ProgramData/collectd --sysconfdir=C:/ProgramData/collectd \
         --localstatedir=C:/ProgramData/collectd \
-        --disable-all-plugins --enable-logfile --enable-network \
-        --enable-write_graphite --enable-csv \
-        --without-libgcrypt \
-        CFLAGS="-O2 -Drestrict=__restrict -I$GNULIB_DIR -I$PREFIX/include" \
-        LDFLAGS="-L$GNULIB_DIR -L$PREFIX/lib" LIBS="-lgnu") >"$B/collectd-configure.log" 2>&1 ||
+        --disable-all-plugins --enable-logfile \
+        --enable-write_graphite \
+        --without-libgcrypt --with-fp-layout=nothing \
+        --disable-werror c_cv_have_strtok_r_default=yes \
+        CFLAGS="-O2 -include $GNULIB/gnulib_config.h -I$GNULIB_DIR -I$PREFIX/include" \
+        LDFLAGS="-L$GNULIB_DIR -L$PREFIX/lib" LIBS="-lgnu -lws2_32 -lpthread") >"$B/collectd-configure.log" 2>&1 ||
       die "collectd configure failed: see $B/collectd-configure.log"
     # collectd.h includes gnulib's config.h as gnulib_config.h on WIN32
     # (what build.sh does).
-    cp "$GNULIB/config.h" "$CD/src/gnulib_config.h"
+    cp "$GNULIB/gnulib_config.h" "$CD/src/gnulib_config.h"
+    # collectd's own config.h also gets "#define uid_t int" (AC_TYPE_UID_T),
+    # which turns collectd.h's "typedef int uid_t;" into "typedef int int;"
+    # in files that include config.h first.
+    sed -i '/^#define uid_t int$/d' "$CD/src/config.h"
+    # libtool's wrapper program for collectd.exe must not get CFLAGS (the
+    # forced gnulib header would make it need libgnu): build.sh does this.
+    sed -i 's%\$LTCC \$LTCFLAGS\(.*cwrapper.*\)%$LTCC \1%' "$CD/libtool"
   fi
   log "collectd: make -j$JOBS"
-  (cd "$CD" && make -j"$JOBS" collectd.exe && make -j"$JOBS") >"$B/collectd-make.log" 2>&1 ||
+  # Only the daemon and the four plugins: `make all` also builds helper
+  # libraries with no Windows port (libmount).
+  (cd "$CD" && make -j"$JOBS" collectd.exe &&
+    make -j"$JOBS" logfile.la write_graphite.la) >"$B/collectd-make.log" 2>&1 ||
     die "collectd build failed: see $B/collectd-make.log"
+  touch "$CD/.built"
 fi
 log "collectd.exe built"
 
@@ -200,14 +230,14 @@ log "collectd.exe built"
 # every quoted include rewritten to its full collectd/core/... path as
 # Debian does (a bare "config.h" would find the project's own).
 INC=$B/collectd-include
-if [ ! -f "$INC/.done" ] || [ "$CD/collectd.exe" -nt "$INC/.done" ]; then
+if [ ! -f "$INC/.done" ] || [ "$CD/.built" -nt "$INC/.done" ]; then
   log "collectd headers -> $INC"
   rm -rf "$INC"
   /usr/bin/python3 - "$CD/src" "$INC" <<'PY'
 import os, re, sys
 src, inc = sys.argv[1], sys.argv[2]
 def dest(rel):  # header path relative to src/ -> include path
-    return rel if rel.startswith("liboconfig/") else "collectd/core/" + rel
+    return ("collectd/" if rel.startswith("liboconfig/") else "collectd/core/") + rel
 headers = {}
 for sub in ("daemon", "utils", "liboconfig"):
     for root, _, files in os.walk(os.path.join(src, sub)):
@@ -240,11 +270,14 @@ PY
 fi
 
 # ------------------------------------------ 6. winperf.dll and winperf.exe
-# The project's own autotools build for mingw. Two link settings differ from
+# The project's own autotools build for mingw. Three settings differ from
 # the Linux plugin and are passed to make for winperf.la only: a Windows DLL
 # cannot leave collectd's symbols undefined, so it links collectd.exe's
-# import library (-lcollectd, which collectd's build writes) and libtool
-# needs -no-undefined to build a DLL at all.
+# import library (-lcollectd, which collectd's build writes); libtool needs
+# -no-undefined to build a DLL at all; collectd.h includes headers only
+# gnulib provides on Windows (sys/wait.h, ...), so winperf.c is compiled
+# with gnulib's include directory and linked with libgnu, as collectd's own
+# plugins are.
 P=$B/project
 mkdir -p "$P"
 if [ ! -f "$P/Makefile" ]; then
@@ -256,14 +289,19 @@ if [ ! -f "$P/Makefile" ]; then
     >"$B/project-configure.log" 2>&1 || die "project configure failed: see $B/project-configure.log"
 fi
 mkvar() { # the value a Makefile variable has, as make sees it
-  make -s -C "$P" -f Makefile -f - print-var VAR="$1" <<'MK'
+  (cd "$P" && make -s --no-print-directory -f Makefile -f - print-var VAR="$1") <<'MK'
 print-var: ; @echo '$($(VAR))'
 MK
 }
-PLUGIN_LIBADD="$(mkvar winperf_la_LIBADD) -L$CD -lcollectd"
+PLUGIN_CPPFLAGS="$(mkvar winperf_la_CPPFLAGS) -I$GNULIB_DIR"
+PLUGIN_LIBADD="$(mkvar winperf_la_LIBADD) -L$CD -lcollectd -L$GNULIB_DIR -lgnu"
+# libtool will not put a static library into a Windows DLL; the linker
+# itself will, so libyaml.a goes to it directly.
+PLUGIN_LIBADD=${PLUGIN_LIBADD/-lyaml/-Wl,$PREFIX/lib/libyaml.a}
 PLUGIN_LDFLAGS="$(mkvar winperf_la_LDFLAGS) -no-undefined"
 log "project: make -j$JOBS (winperf.dll, winperf.exe, the test provider)"
-(cd "$P" && make -j"$JOBS" winperf_la_LIBADD="$PLUGIN_LIBADD" \
+(cd "$P" && make -j"$JOBS" winperf_la_CPPFLAGS="$PLUGIN_CPPFLAGS" \
+  winperf_la_LIBADD="$PLUGIN_LIBADD" \
   winperf_la_LDFLAGS="$PLUGIN_LDFLAGS") >"$B/project-make.log" 2>&1 ||
   die "project build failed: see $B/project-make.log"
 [ -f "$P/.libs/winperf.dll" ] || die "no winperf.dll in $P/.libs (see $B/project-make.log)"
@@ -275,7 +313,7 @@ D=$B/dist
 rm -rf "$D"
 mkdir -p "$D/plugins"
 cp "$CD/.libs/collectd.exe" "$D/" 2>/dev/null || cp "$CD/collectd.exe" "$D/"
-for p in logfile csv network write_graphite; do
+for p in logfile write_graphite; do
   cp "$CD/.libs/$p.dll" "$D/plugins/"
 done
 cp "$P/.libs/winperf.dll" "$D/plugins/"
