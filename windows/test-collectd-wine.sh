@@ -42,28 +42,11 @@ done
 e2e_ok 0 "collectd.exe, winperf.dll, write_graphite.dll and the test provider are built"
 
 e2e_init collectd-wine
-export WINEPREFIX="$E2E_DIR/pfx" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-unset DISPLAY WAYLAND_DISPLAY
-wine_cleanup() {
-  wineserver -k >/dev/null 2>&1
-  e2e_cleanup
-}
-trap wine_cleanup EXIT
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
+# shellcheck source=wine-lib.sh
+. "$HERE/wine-lib.sh"
 fwdpath() { printf 'Z:%s' "$1"; } # for collectd.conf: '/' needs no escaping
-
-timeout 300 wine wineboot --init >"$E2E_DIR/boot.log" 2>&1
-e2e_ok $? "fresh WINEPREFIX"
-wineserver -p >/dev/null 2>&1
-
-# The provider's registration (what tests/windows/wine.sh does): a V1
-# provider's Performance key with the DLL and its three exports.
-lib=$(winpath "$PROVIDER" | sed 's/\\/\\\\/g')
-printf 'REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Services\\WinperfTest\\Performance]\r\n"Library"="%s"\r\n"Open"="OpenPerfData"\r\n"Collect"="CollectPerfData"\r\n"Close"="ClosePerfData"\r\n' \
-  "$lib" >"$E2E_DIR/provider.reg"
-timeout 120 wine regedit /S "$(winpath "$E2E_DIR/provider.reg")" >/dev/null 2>&1
-timeout 120 wine reg query 'HKLM\System\CurrentControlSet\Services\WinperfTest\Performance' \
-  /v Collect 2>/dev/null | grep -q CollectPerfData
+wine_prefix_init
+wine_register_provider "$PROVIDER"
 e2e_ok $? "test performance provider registered"
 
 e2e_start_carbon

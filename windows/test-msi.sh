@@ -84,17 +84,9 @@ e2e_ok $? "extracted collectd.exe and plugins/winperf.dll are the built ones"
 e2e_diag <"$E2E_DIR/extract.txt"
 
 # ------------------------------------------------------------ wine msiexec
-export WINEPREFIX="$E2E_DIR/pfx" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-unset DISPLAY WAYLAND_DISPLAY
-wine_cleanup() {
-  wineserver -k >/dev/null 2>&1
-  e2e_cleanup
-}
-trap wine_cleanup EXIT
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
-timeout 300 wine wineboot --init >"$E2E_DIR/boot.log" 2>&1
-e2e_ok $? "fresh WINEPREFIX"
-wineserver -p >/dev/null 2>&1
+# shellcheck source=wine-lib.sh
+. "$HERE/wine-lib.sh"
+wine_prefix_init
 PF="$WINEPREFIX/drive_c/Program Files/collectd"
 PD="$WINEPREFIX/drive_c/ProgramData/collectd"
 
@@ -112,10 +104,8 @@ e2e_ok $? "default collectd.conf and winperf.yaml under C:\\ProgramData\\collect
 # -------------------------------------------------- the installed collectd
 # The test provider, and a numeric counter list in place of the default
 # (English names do not resolve under Wine): the user's edit.
-lib=$(winpath "$PROVIDER" | sed 's/\\/\\\\/g')
-printf 'REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Services\\WinperfTest\\Performance]\r\n"Library"="%s"\r\n"Open"="OpenPerfData"\r\n"Collect"="CollectPerfData"\r\n"Close"="ClosePerfData"\r\n' \
-  "$lib" >"$E2E_DIR/provider.reg"
-timeout 120 wine regedit /S "$(winpath "$E2E_DIR/provider.reg")" >/dev/null 2>&1
+wine_register_provider "$PROVIDER"
+e2e_ok $? "test performance provider registered"
 printf '# edited by the user\n- \\2\\250\n- \\238(*)\\10001\n' >"$PD/winperf.yaml"
 cp "$PD/winperf.yaml" "$E2E_DIR/user.yaml"
 e2e_start_carbon
