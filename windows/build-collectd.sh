@@ -283,7 +283,7 @@ mkdir -p "$P"
 if [ ! -f "$P/Makefile" ]; then
   [ -x "$TOP/configure" ] || (cd "$TOP" && ./autogen.sh)
   log "project: configure --host=$HOST --enable-plugin"
-  (cd "$P" && PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig" PKG_CONFIG_PATH= \
+  (cd "$P" && PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig" PKG_CONFIG_PATH='' \
     "$TOP/configure" --host=$HOST --enable-plugin \
     --with-collectd-include="$INC/collectd" CPPFLAGS="-I$INC") \
     >"$B/project-configure.log" 2>&1 || die "project configure failed: see $B/project-configure.log"

@@ -21,7 +21,6 @@
 # Not part of `make check` (it needs the cross-built collectd, minutes to
 # build): run it by hand or with `make windows-test-collectd`... see
 # windows/README.md.
-E2E_PORTS=""
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=$(cd "$HERE/.." && pwd)

@@ -21,7 +21,6 @@
 #     configuration is kept, the program files are the new package's;
 #   - `wine msiexec /x`: Program Files\collectd is gone, the configuration
 #     stays (Permanent).
-E2E_PORTS=""
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=$(cd "$HERE/.." && pwd)
