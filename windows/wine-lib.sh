@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # collectd-winperf: Wine helpers for the windows/ tests (sourced after
 # tests/e2e/lib.sh and e2e_init). Copyright (c) 2026 the collectd-winperf
 # authors. SPDX-License-Identifier: MIT
