@@ -124,8 +124,11 @@ if [ ! -f "$PREFIX/lib/libyaml.a" ]; then
 fi
 
 # ------------------------------------------------------------- 3. gnulib
-# The module list of collectd 5.12's build.sh (build_cygwin); gnulib is
-# built as a DLL because collectd.exe and every plugin link it.
+# The module list of collectd 5.12's build.sh (build_cygwin), plus the
+# modules its test dependencies used to pull in and collectd needs (socket
+# calls, setenv, lstat, ...: without them collectd.exe does not link once
+# the tests are left out); gnulib is built as a DLL because collectd.exe
+# and every plugin link it.
 GNULIB=$B/gnulib
 if [ ! -f "$GNULIB/gllib/libgnu.dll" ]; then
   if [ ! -f "$GNULIB/configure" ]; then
@@ -134,7 +137,11 @@ if [ ! -f "$GNULIB/gllib/libgnu.dll" ]; then
     gnulib-tool --create-testdir --without-tests --source-base=lib --dir="$GNULIB" \
       canonicalize-lgpl fcntl-h fnmatch getsockopt gettimeofday nanosleep \
       netdb net_if poll recv regex sendto setlocale strtok_r sys_resource \
-      sys_socket sys_stat sys_wait time_r >"$B/gnulib-tool.log" 2>&1 ||
+      sys_socket sys_stat sys_wait time_r \
+      accept bind close connect fcntl fdopen fstat ftruncate getcwd-lgpl \
+      getdtablesize getpagesize inet_pton ioctl listen lstat open perror \
+      pipe-posix putenv setenv setsockopt sleep socket strerror \
+      strerror_r-posix symlink unsetenv usleep >"$B/gnulib-tool.log" 2>&1 ||
       die "gnulib-tool failed: see $B/gnulib-tool.log"
   fi
   log "gnulib: configure and build"
