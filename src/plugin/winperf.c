@@ -153,6 +153,7 @@ static int config_timestamp(oconfig_item_t *ci, int *out) {
   return 0;
 }
 
+#ifndef _WIN32 /* <Host> blocks only */
 /* Seconds (a number) into milliseconds, 1 ms .. 1 h. */
 static int config_ms(oconfig_item_t *ci, unsigned *out) {
   double sec = 0;
@@ -166,6 +167,7 @@ static int config_ms(oconfig_item_t *ci, unsigned *out) {
   *out = (unsigned)(sec * 1000 + 0.5);
   return 0;
 }
+#endif
 
 /* Add a context to the pending list, in configuration order (the read
  * names follow it). */
