@@ -87,12 +87,18 @@ static bool grow_objects(pd_snapshot *snap, uint32_t need) {
   return true;
 }
 
-/* The pointers in pd_object are set once the arrays stop moving. */
+/* The pointers in pd_object are set once the arrays stop moving. An object
+ * without counters (or instances) gets NULL: the shared array may itself be
+ * NULL then, and NULL + 0 is undefined behaviour in C. */
 static void fix_object_pointers(pd_snapshot *snap) {
   for (uint32_t i = 0; i < snap->object_count; i++) {
     pd_object *o = &snap->objects[i];
-    o->counters = snap->counters + snap->object_first_counter[i];
-    o->instances = snap->instances + snap->object_first_instance[i];
+    o->counters = o->counter_count == 0
+                      ? NULL
+                      : snap->counters + snap->object_first_counter[i];
+    o->instances = o->instance_count == 0
+                       ? NULL
+                       : snap->instances + snap->object_first_instance[i];
   }
 }
 

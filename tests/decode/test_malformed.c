@@ -534,6 +534,145 @@ static void test_limits(const fixture *f) {
   free(c);
 }
 
+/* ------------------------------------------------------- empty shapes */
+
+/* Objects without counters or without instances, at every position of a
+ * four-object blob, and blobs where no object has any: the decoder must
+ * decode them without forming a pointer from NULL (clang's UBSan reports
+ * "applying zero offset to null pointer" otherwise), and selection plus
+ * computation over two samples must walk them. Every other object is a
+ * multi-instance object with one RAWCOUNT counter and two instances, so a
+ * wildcard per object yields 2 values for each such object. */
+enum empty_shape {
+  SHAPE_SINGLE_NO_COUNTERS,   /* NumInstances -1, NumCounters 0 */
+  SHAPE_MULTI_NO_COUNTERS,    /* two instances, NumCounters 0 */
+  SHAPE_MULTI_NO_INSTANCES,   /* one counter, NumInstances 0 */
+  SHAPE_NOTHING,              /* NumInstances 0, NumCounters 0 */
+  SHAPE_METADATA_NO_COUNTERS, /* NumInstances -2, NumCounters 0 */
+  SHAPE_NORMAL,
+};
+
+static const char *const shape_names[] = {
+    "single-instance without counters", "two instances without counters",
+    "one counter without instances",    "no counters and no instances",
+    "metadata-only without counters",   "normal",
+};
+
+static void add_shape(enc_blob *b, uint32_t index, enum empty_shape shape) {
+  enc_object *o;
+  switch (shape) {
+  case SHAPE_SINGLE_NO_COUNTERS:
+    enc_add_object(b, index, ENC_SINGLE_INSTANCE);
+    break;
+  case SHAPE_MULTI_NO_COUNTERS:
+    o = enc_add_object(b, index, ENC_MULTI_INSTANCE);
+    enc_add_instance(o, "a");
+    enc_add_instance(o, "b");
+    break;
+  case SHAPE_MULTI_NO_INSTANCES:
+    o = enc_add_object(b, index, ENC_MULTI_INSTANCE);
+    enc_add_counter(o, index + 2, PD_COUNTER_RAWCOUNT);
+    break;
+  case SHAPE_NOTHING:
+    enc_add_object(b, index, ENC_MULTI_INSTANCE);
+    break;
+  case SHAPE_METADATA_NO_COUNTERS:
+    enc_add_object(b, index, ENC_METADATA_MULTI);
+    break;
+  case SHAPE_NORMAL:
+    o = enc_add_object(b, index, ENC_MULTI_INSTANCE);
+    enc_add_counter(o, index + 2, PD_COUNTER_RAWCOUNT);
+    enc_set_value(o, enc_add_instance(o, "a"), 0, 5);
+    enc_set_value(o, enc_add_instance(o, "b"), 0, 6);
+    break;
+  }
+}
+
+/* Build shapes[0..3] (object indices 100, 200, 300, 400), decode twice,
+ * evaluate "\N(*)\*" and "\N\*" for every object over the two samples. */
+static void check_shapes(bool be, const enum empty_shape shapes[4],
+                         const char *what) {
+  const char *bo = be ? "BE" : "LE";
+  enc_blob *b = enc_new("HOST");
+  enc_set_big_endian(b, be);
+  size_t want_values = 0;
+  for (uint32_t k = 0; k < 4; k++) {
+    add_shape(b, 100 * (k + 1), shapes[k]);
+    if (shapes[k] == SHAPE_NORMAL)
+      want_values += 2;
+  }
+  size_t len;
+  uint8_t *built = enc_build(b, &len);
+  uint8_t *copy[2] = {exact_copy(built, len), exact_copy(built, len)};
+  pd_snapshot *snap[2] = {pd_snapshot_new(), pd_snapshot_new()};
+  pd_error err;
+  bool decoded = true, pointers = true;
+  for (int i = 0; i < 2; i++) {
+    if (pd_decode(snap[i], copy[i], len, NULL, &err) != PD_OK ||
+        pd_snapshot_object_count(snap[i]) != 4) {
+      decoded = false;
+      tap_diag("  decode: %s", err.message);
+      continue;
+    }
+    for (uint32_t k = 0; k < 4; k++) {
+      const pd_object *o = pd_snapshot_object(snap[i], k);
+      if ((o->counter_count == 0) != (o->counters == NULL) ||
+          (o->instance_count == 0) != (o->instances == NULL))
+        pointers = false;
+    }
+  }
+  check(decoded, "%s %s: decodes, 4 objects", bo, what);
+  check(pointers, "%s %s: an empty array is NULL, a non-empty one is not", bo,
+        what);
+
+  pd_selection *sel = pd_selection_new();
+  char path[32];
+  for (uint32_t k = 0; k < 4; k++) {
+    snprintf(path, sizeof path, "\\%u(*)\\*", 100 * (k + 1));
+    pd_selection_add(sel, path, NULL, &err);
+    snprintf(path, sizeof path, "\\%u\\*", 100 * (k + 1));
+    pd_selection_add(sel, path, NULL, &err);
+  }
+  const pd_result *r = NULL;
+  size_t n = 0, ok_values = 0;
+  pd_status s = pd_selection_evaluate(sel, snap[0], snap[1], &r, &n, &err);
+  for (size_t i = 0; i < n; i++)
+    if (r[i].status == PD_VALUE_OK && (r[i].value == 5 || r[i].value == 6))
+      ok_values++;
+  if (!check(s == PD_OK && n == want_values && ok_values == want_values,
+             "%s %s: two-sample selection gives %zu values", bo, what,
+             want_values))
+    tap_diag("  got %s, %zu results, %zu values 5 or 6", pd_status_name(s), n,
+             ok_values);
+  pd_selection_free(sel);
+  for (int i = 0; i < 2; i++) {
+    pd_snapshot_free(snap[i]);
+    free(copy[i]);
+  }
+  free(built);
+  enc_free(b);
+}
+
+static void test_empty_shapes(bool be) {
+  char what[128];
+  for (int shape = 0; shape < SHAPE_NORMAL; shape++) {
+    /* the shape at each position among normal objects */
+    for (int pos = 0; pos < 4; pos++) {
+      enum empty_shape shapes[4] = {SHAPE_NORMAL, SHAPE_NORMAL, SHAPE_NORMAL,
+                                    SHAPE_NORMAL};
+      shapes[pos] = (enum empty_shape)shape;
+      snprintf(what, sizeof what, "%s at object %d", shape_names[shape], pos);
+      check_shapes(be, shapes, what);
+    }
+    /* every object of that shape: no counters (or no instances) at all */
+    enum empty_shape all[4] = {(enum empty_shape)shape, (enum empty_shape)shape,
+                               (enum empty_shape)shape,
+                               (enum empty_shape)shape};
+    snprintf(what, sizeof what, "every object %s", shape_names[shape]);
+    check_shapes(be, all, what);
+  }
+}
+
 int main(void) {
   for (int be = 0; be < 2; be++) {
     fixture f;
@@ -545,6 +684,7 @@ int main(void) {
     test_instances(&f);
     test_limits(&f);
     fixture_free(&f);
+    test_empty_shapes(be != 0);
   }
   return tap_done();
 }
