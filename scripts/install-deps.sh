@@ -42,7 +42,7 @@ if [ ! -e "$policy" ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q >/dev/null
-$SUDO -E apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/install-deps.log 2>&1 || {
+${SUDO:+$SUDO -E} apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/install-deps.log 2>&1 || {
   tail -30 /tmp/install-deps.log
   exit 1
 }
