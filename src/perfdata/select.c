@@ -63,10 +63,9 @@ struct pd_selection {
   int32_t *pair;
   size_t pair_cap;
 
-  /* "ID Process" and "ID Thread": the counter indices that carry them
-   * (from the names table, else the standard ones), and for each object of
-   * the newer sample the positions of those counters, ID_UNKNOWN until the
-   * first path that reaches the object looks (once per evaluation). */
+  /* "ID Process" and "ID Thread": their counter indices, and per object of
+   * the newer sample the counters' positions, ID_UNKNOWN until the first
+   * path that reaches the object looks (once per evaluation). */
   id_indices ids[ID_KINDS];
   int32_t *id_pos; /* ID_KINDS per object */
   size_t id_pos_cap;
@@ -225,10 +224,8 @@ static bool resolve(pd_selection *sel) {
     id_indices *ids = &sel->ids[k];
     ids->count =
         sel->names ? pd_names_lookup(sel->names, id_names[k], &ids->index) : 0;
-    if (ids->count == 0) {
-      ids->index = &id_standard[k];
-      ids->count = 1;
-    }
+    if (ids->count == 0) /* not in the table: the standard index */
+      *ids = (id_indices){&id_standard[k], 1};
   }
 
   /* The query string: unique indices, ascending, space-separated. */
@@ -386,14 +383,13 @@ static void set_ids(pd_selection *sel, const pd_snapshot *snap,
   if (pos[ID_PROCESS] == ID_UNKNOWN)
     for (int k = 0; k < ID_KINDS; k++)
       pos[k] = id_counter(sel, obj, k);
-  r->has_pid = pos[ID_PROCESS] >= 0;
-  r->pid = r->has_pid
-               ? pd_counter_raw(snap, inst, &obj->counters[pos[ID_PROCESS]])
-               : 0;
-  r->has_tid = pos[ID_THREAD] >= 0;
-  r->tid = r->has_tid
-               ? pd_counter_raw(snap, inst, &obj->counters[pos[ID_THREAD]])
-               : 0;
+  uint64_t *value[ID_KINDS] = {&r->pid, &r->tid};
+  bool *has[ID_KINDS] = {&r->has_pid, &r->has_tid};
+  for (int k = 0; k < ID_KINDS; k++) {
+    *has[k] = pos[k] >= 0;
+    *value[k] =
+        *has[k] ? pd_counter_raw(snap, inst, &obj->counters[pos[k]]) : 0;
+  }
 }
 
 static pd_result *next_result(pd_selection *sel) {
