@@ -35,11 +35,6 @@ static const cli_option_doc help_opt[] = {
     {NULL, NULL},
 };
 
-static const cli_option_doc interval_opt[] = {
-    {"--interval S", "seconds between samples (default 1)"},
-    {NULL, NULL},
-};
-
 static const cli_option_doc sample_opts[] = {
     {"--interval S", "seconds between samples (default 1)"},
     {"--count N", "how many samples (capture) or reports (default 1)"},
@@ -55,6 +50,11 @@ static const cli_option_doc capture_opts[] = {
 #endif
 
 #ifdef WINPERF_REMOTE
+static const cli_option_doc interval_opt[] = {
+    {"--interval S", "seconds between samples (default 1)"},
+    {NULL, NULL},
+};
+
 static const cli_option_doc remote_opts[] = {
     {"--remote HOST",
      "read the Windows host HOST over MS-RRP (winperf-remote-helper)"},
@@ -197,6 +197,24 @@ static bool option_printed(const char *name, size_t row, size_t group,
   return false;
 }
 
+/* "  --option   help", the help wrapped at 79 columns under itself. */
+static void print_option(FILE *out, const cli_option_doc *o) {
+  enum { COLUMN = 29, WIDTH = 79 };
+  int col = fprintf(out, "  %-26s ", o->option);
+  const char *p = o->help;
+  while (*p != '\0') {
+    size_t word = strcspn(p, " ");
+    if (col > COLUMN && col + 1 + (int)word > WIDTH)
+      col = fprintf(out, "\n%*s", COLUMN, "") - 1;
+    else if (col > COLUMN)
+      col += fprintf(out, " ");
+    col += fprintf(out, "%.*s", (int)word, p);
+    p += word;
+    p += strspn(p, " ");
+  }
+  fputc('\n', out);
+}
+
 bool cli_print_command_help(FILE *out, const char *name) {
   const char *lead = "Usage:";
   bool found = false;
@@ -219,7 +237,7 @@ bool cli_print_command_help(FILE *out, const char *name) {
       const cli_option_doc *o = commands[i].options[g];
       for (size_t k = 0; o != NULL && o[k].option != NULL; k++)
         if (!option_printed(name, i, g, k))
-          fprintf(out, "  %-26s %s\n", o[k].option, o[k].help);
+          print_option(out, &o[k]);
     }
   }
   return true;
