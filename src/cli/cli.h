@@ -1,16 +1,16 @@
 /* collectd-winperf: helpers shared by the winperf subcommands.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Each subcommand is a function `int cmd_NAME(int argc, char **argv)` (argv[0]
- * is the subcommand's name) returning an exit status; winperf.c dispatches to
- * them from one table. Errors are reported with cli_error(): exactly one line
- * on stderr, "winperf: WHAT: REASON".
+ * The commands themselves and their table are in commands.h. Errors are
+ * reported with cli_error(): exactly one line on stderr, "winperf: WHAT:
+ * REASON"; functions that fail report and return false or CLI_EXIT_ERROR.
  */
 #ifndef WINPERF_CLI_H
 #define WINPERF_CLI_H
 
 #include "perfdata.h"
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,17 +23,13 @@ enum {
   CLI_EXIT_ERROR = 2,    /* usage, unreadable file, malformed input */
 };
 
+/* Not an exit status: a command returns it for --help, and the dispatcher
+ * (commands.c) prints the command's help and exits 0. */
+#define CLI_SHOW_HELP (-2)
+
 /* Files larger than this are refused before reading (a real blob is a few
  * MB; a name table well under 1 MB). */
 #define CLI_MAX_FILE_SIZE ((size_t)256 << 20)
-
-/* Subcommands (one file each). */
-int cmd_dump(int argc, char **argv);
-int cmd_query(int argc, char **argv);
-
-/* "Usage: winperf NAME SYNOPSIS" and the summary, for a subcommand's --help
- * (winperf.c owns the table). */
-void cli_command_usage(FILE *out, const char *name);
 
 /* Print "winperf: " + the message + newline on stderr, as one line (control
  * characters in the message are replaced). Returns CLI_EXIT_ERROR. */
@@ -53,6 +49,12 @@ bool cli_read_file(const char *path, uint8_t **data, size_t *len);
 
 /* Read and parse a names table (--names FILE); reports errors. */
 bool cli_load_names(const char *path, pd_names **names);
+
+/* Write len bytes to a new file at path; reports errors. */
+bool cli_write_file(const char *path, const uint8_t *data, size_t len);
+
+/* Create the directory dir (an existing one is fine); reports errors. */
+bool cli_make_dir(const char *dir);
 
 /* Write s to out with control characters (and DEL) replaced by '?', so a
  * text line stays one line and tab-separated columns stay columns. */
@@ -98,13 +100,21 @@ enum { CLI_OPT_MULTI_TIMER = 256, CLI_OPT_CAP100 };
     "cap100", no_argument, NULL, CLI_OPT_CAP100                                \
   }
 
-/* Handle getopt_long's `c` for `command`: --json and --names give
- * CLI_CONTINUE; --help prints the usage and gives CLI_EXIT_OK; anything
+/* Handle getopt_long's `c` for `command`: --json, --names, --multi-timer
+ * and --cap100 give CLI_CONTINUE; --help gives CLI_SHOW_HELP; anything
  * else is reported and gives CLI_EXIT_ERROR. */
 int cli_common_option(int c, cli_common *opt, const char *command, char **argv);
 
-/* Print evaluation results as `winperf query` does: text lines
- * "path<TAB>value" / "path<TAB>-<TAB>status", or one JSON array. */
+/* getopt_long over argv with longopts and CLI_COMMON_SHORTOPTS, every
+ * option handled by cli_common_option: CLI_CONTINUE with optind at the
+ * first operand, or what cli_common_option gave. */
+int cli_parse_options(int argc, char **argv, const struct option *longopts,
+                      cli_common *opt, const char *command);
+
+/* The one result printer of every query (results.c): text lines
+ * "path<TAB>value" / "path<TAB>-<TAB>status", or one JSON array of objects
+ * with exactly the keys of winperf(1) OUTPUT (null where a key does not
+ * apply). */
 void cli_print_results(FILE *out, bool json, const pd_result *res, size_t n);
 
 /* One-line error for a counter path pd_selection_add rejected: "PATH:

@@ -5,6 +5,7 @@
  * definitions, instances under their full PDH names (1.4) and raw values.
  */
 #include "cli.h"
+#include "commands.h"
 #include "json.h"
 
 #include <getopt.h>
@@ -154,152 +155,127 @@ static void dump_text(FILE *out, const char *file, size_t len,
 
 /* ---------------------------------------------------------------- JSON */
 
+/* The PERF_DATA_BLOCK's fields (spec 1.2). */
+static void json_header(json_writer *w, const pd_header *h) {
+  char buf[64];
+  json_begin_object(w);
+  json_member_string(w, "byte_order",
+                     h->big_endian ? "big-endian" : "little-endian");
+  json_member_uint(w, "version", h->version);
+  json_member_uint(w, "revision", h->revision);
+  json_member_uint(w, "total_byte_length", h->total_byte_length);
+  json_member_uint(w, "header_length", h->header_length);
+  json_member_uint(w, "num_object_types", h->num_object_types);
+  json_member_int(w, "default_object", h->default_object);
+  json_member_string(w, "system_name", h->system_name ? h->system_name : "");
+  json_key(w, "system_time");
+  cli_format_systemtime(h->system_time, buf, sizeof buf);
+  json_string(w, buf);
+  json_member_uint(w, "system_time_day_of_week", h->system_time[2]);
+  json_member_int(w, "perf_time", h->perf_time);
+  json_member_int(w, "perf_freq", h->perf_freq);
+  json_member_int(w, "perf_time_100ns", h->perf_time_100ns);
+  json_key(w, "perf_time_100ns_utc");
+  if (cli_format_filetime(h->perf_time_100ns, buf, sizeof buf))
+    json_string(w, buf);
+  else
+    json_null(w);
+  json_end_object(w);
+}
+
+static void json_counters(json_writer *w, const pd_object *obj,
+                          const pd_names *names) {
+  char buf[64];
+  json_begin_array(w);
+  for (uint32_t c = 0; c < obj->counter_count; c++) {
+    const pd_counter_def *def = &obj->counters[c];
+    json_begin_object(w);
+    json_member_uint(w, "index", def->name_index);
+    json_member_string(w, "name", index_name(names, def->name_index));
+    json_member_string(w, "type", cli_type_name(def->type, buf, sizeof buf));
+    json_member_uint(w, "type_value", def->type);
+    json_member_uint(w, "size", def->size);
+    json_member_uint(w, "offset", def->offset);
+    json_member_int(w, "scale", def->default_scale);
+    json_member_uint(w, "detail_level", def->detail_level);
+    json_member_uint(w, "help_index", def->help_index);
+    json_end_object(w);
+  }
+  json_end_array(w);
+}
+
+static void json_instance(json_writer *w, pd_snapshot *snap,
+                          const pd_object *obj, uint32_t k) {
+  const pd_instance *inst = &obj->instances[k];
+  json_begin_object(w);
+  json_member_string(w, "name",
+                     is_single(obj) ? NULL : pd_instance_name(snap, obj, k));
+  json_member_string(w, "full_name",
+                     is_single(obj) ? NULL
+                                    : pd_instance_full_name(snap, obj, k));
+  json_key(w, "offset");
+  if (is_single(obj))
+    json_null(w);
+  else
+    json_uint(w, inst->wire_offset);
+  json_member_int(w, "unique_id", inst->unique_id);
+  json_member_uint(w, "parent_object", inst->parent_object);
+  json_member_uint(w, "parent_instance", inst->parent_instance);
+  json_member_string(w, "parent", parent_name(snap, inst));
+  json_member_uint(w, "block_offset", inst->block_offset);
+  json_member_uint(w, "block_length", inst->block_length);
+  json_key(w, "values");
+  json_begin_array(w);
+  for (uint32_t c = 0; c < obj->counter_count; c++) {
+    const pd_counter_def *def = &obj->counters[c];
+    if (raw_readable(def))
+      json_uint(w, pd_counter_raw(snap, inst, def));
+    else
+      json_null(w);
+  }
+  json_end_array(w);
+  json_end_object(w);
+}
+
+static void json_object_type(json_writer *w, pd_snapshot *snap,
+                             const pd_object *obj, const pd_names *names) {
+  json_begin_object(w);
+  json_member_uint(w, "index", obj->name_index);
+  json_member_string(w, "name", index_name(names, obj->name_index));
+  json_member_uint(w, "offset", obj->wire_offset);
+  json_member_int(w, "num_instances", obj->num_instances);
+  json_member_string(w, "num_instances_meaning",
+                     num_instances_meaning(obj->num_instances));
+  json_member_uint(w, "help_index", obj->help_index);
+  json_member_uint(w, "detail_level", obj->detail_level);
+  json_member_int(w, "default_counter", obj->default_counter);
+  json_member_uint(w, "code_page", obj->code_page);
+  json_member_int(w, "perf_time", obj->perf_time);
+  json_member_int(w, "perf_freq", obj->perf_freq);
+  json_key(w, "counters");
+  json_counters(w, obj, names);
+  json_key(w, "instances");
+  json_begin_array(w);
+  for (uint32_t k = 0; k < obj->instance_count; k++)
+    json_instance(w, snap, obj, k);
+  json_end_array(w);
+  json_end_object(w);
+}
+
 static void dump_json(FILE *out, const char *file, size_t len,
                       pd_snapshot *snap, const pd_names *names) {
-  const pd_header *h = pd_snapshot_header(snap);
-  char buf[64];
   json_writer w;
   json_init(&w, out);
   json_begin_object(&w);
-  json_key(&w, "file");
-  json_string(&w, file);
-  json_key(&w, "size");
-  json_uint(&w, len);
-
+  json_member_string(&w, "file", file);
+  json_member_uint(&w, "size", len);
   json_key(&w, "header");
-  json_begin_object(&w);
-  json_key(&w, "byte_order");
-  json_string(&w, h->big_endian ? "big-endian" : "little-endian");
-  json_key(&w, "version");
-  json_uint(&w, h->version);
-  json_key(&w, "revision");
-  json_uint(&w, h->revision);
-  json_key(&w, "total_byte_length");
-  json_uint(&w, h->total_byte_length);
-  json_key(&w, "header_length");
-  json_uint(&w, h->header_length);
-  json_key(&w, "num_object_types");
-  json_uint(&w, h->num_object_types);
-  json_key(&w, "default_object");
-  json_int(&w, h->default_object);
-  json_key(&w, "system_name");
-  json_string(&w, h->system_name ? h->system_name : "");
-  json_key(&w, "system_time");
-  cli_format_systemtime(h->system_time, buf, sizeof buf);
-  json_string(&w, buf);
-  json_key(&w, "system_time_day_of_week");
-  json_uint(&w, h->system_time[2]);
-  json_key(&w, "perf_time");
-  json_int(&w, h->perf_time);
-  json_key(&w, "perf_freq");
-  json_int(&w, h->perf_freq);
-  json_key(&w, "perf_time_100ns");
-  json_int(&w, h->perf_time_100ns);
-  json_key(&w, "perf_time_100ns_utc");
-  if (cli_format_filetime(h->perf_time_100ns, buf, sizeof buf))
-    json_string(&w, buf);
-  else
-    json_null(&w);
-  json_end_object(&w);
-
+  json_header(&w, pd_snapshot_header(snap));
   json_key(&w, "objects");
   json_begin_array(&w);
   uint32_t nobj = pd_snapshot_object_count(snap);
-  for (uint32_t i = 0; i < nobj; i++) {
-    const pd_object *obj = pd_snapshot_object(snap, i);
-    json_begin_object(&w);
-    json_key(&w, "index");
-    json_uint(&w, obj->name_index);
-    json_key(&w, "name");
-    json_string(&w, index_name(names, obj->name_index));
-    json_key(&w, "offset");
-    json_uint(&w, obj->wire_offset);
-    json_key(&w, "num_instances");
-    json_int(&w, obj->num_instances);
-    json_key(&w, "num_instances_meaning");
-    json_string(&w, num_instances_meaning(obj->num_instances));
-    json_key(&w, "help_index");
-    json_uint(&w, obj->help_index);
-    json_key(&w, "detail_level");
-    json_uint(&w, obj->detail_level);
-    json_key(&w, "default_counter");
-    json_int(&w, obj->default_counter);
-    json_key(&w, "code_page");
-    json_uint(&w, obj->code_page);
-    json_key(&w, "perf_time");
-    json_int(&w, obj->perf_time);
-    json_key(&w, "perf_freq");
-    json_int(&w, obj->perf_freq);
-
-    json_key(&w, "counters");
-    json_begin_array(&w);
-    for (uint32_t c = 0; c < obj->counter_count; c++) {
-      const pd_counter_def *def = &obj->counters[c];
-      json_begin_object(&w);
-      json_key(&w, "index");
-      json_uint(&w, def->name_index);
-      json_key(&w, "name");
-      json_string(&w, index_name(names, def->name_index));
-      json_key(&w, "type");
-      json_string(&w, cli_type_name(def->type, buf, sizeof buf));
-      json_key(&w, "type_value");
-      json_uint(&w, def->type);
-      json_key(&w, "size");
-      json_uint(&w, def->size);
-      json_key(&w, "offset");
-      json_uint(&w, def->offset);
-      json_key(&w, "scale");
-      json_int(&w, def->default_scale);
-      json_key(&w, "detail_level");
-      json_uint(&w, def->detail_level);
-      json_key(&w, "help_index");
-      json_uint(&w, def->help_index);
-      json_end_object(&w);
-    }
-    json_end_array(&w);
-
-    json_key(&w, "instances");
-    json_begin_array(&w);
-    for (uint32_t k = 0; k < obj->instance_count; k++) {
-      const pd_instance *inst = &obj->instances[k];
-      json_begin_object(&w);
-      json_key(&w, "name");
-      json_string(&w, is_single(obj) ? NULL : pd_instance_name(snap, obj, k));
-      json_key(&w, "full_name");
-      json_string(&w,
-                  is_single(obj) ? NULL : pd_instance_full_name(snap, obj, k));
-      json_key(&w, "offset");
-      if (is_single(obj))
-        json_null(&w);
-      else
-        json_uint(&w, inst->wire_offset);
-      json_key(&w, "unique_id");
-      json_int(&w, inst->unique_id);
-      json_key(&w, "parent_object");
-      json_uint(&w, inst->parent_object);
-      json_key(&w, "parent_instance");
-      json_uint(&w, inst->parent_instance);
-      json_key(&w, "parent");
-      json_string(&w, parent_name(snap, inst));
-      json_key(&w, "block_offset");
-      json_uint(&w, inst->block_offset);
-      json_key(&w, "block_length");
-      json_uint(&w, inst->block_length);
-      json_key(&w, "values");
-      json_begin_array(&w);
-      for (uint32_t c = 0; c < obj->counter_count; c++) {
-        const pd_counter_def *def = &obj->counters[c];
-        if (raw_readable(def))
-          json_uint(&w, pd_counter_raw(snap, inst, def));
-        else
-          json_null(&w);
-      }
-      json_end_array(&w);
-      json_end_object(&w);
-    }
-    json_end_array(&w);
-    json_end_object(&w);
-  }
+  for (uint32_t i = 0; i < nobj; i++)
+    json_object_type(&w, snap, pd_snapshot_object(snap, i), names);
   json_end_array(&w);
   json_end_object(&w);
   json_finish(&w);
@@ -313,19 +289,14 @@ int cmd_dump(int argc, char **argv) {
       {NULL, 0, NULL, 0},
   };
   cli_common opt = {0};
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) !=
-         -1) {
-    int rc = cli_common_option(c, &opt, "dump", argv);
-    if (rc != CLI_CONTINUE)
-      return rc;
-  }
+  int rc = cli_parse_options(argc, argv, longopts, &opt, "dump");
+  if (rc != CLI_CONTINUE)
+    return rc;
   if (argc - optind != 1)
     return cli_error("dump: expected exactly one BLOB file (try 'winperf "
                      "dump --help')");
 
-  int rc = CLI_EXIT_ERROR;
+  rc = CLI_EXIT_ERROR;
   pd_names *names = NULL;
   cli_blob b = {.file = argv[optind]};
   if (opt.names_file != NULL && !cli_load_names(opt.names_file, &names))

@@ -201,6 +201,21 @@ void json_null(json_writer *w) {
   fputs("null", w->out);
 }
 
+void json_member_string(json_writer *w, const char *key, const char *s) {
+  json_key(w, key);
+  json_string(w, s);
+}
+
+void json_member_int(json_writer *w, const char *key, int64_t v) {
+  json_key(w, key);
+  json_int(w, v);
+}
+
+void json_member_uint(json_writer *w, const char *key, uint64_t v) {
+  json_key(w, key);
+  json_uint(w, v);
+}
+
 void json_finish(json_writer *w) {
   fputc('\n', w->out);
 }

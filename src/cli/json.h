@@ -38,6 +38,10 @@ void json_uint(json_writer *w, uint64_t v);
 void json_double(json_writer *w, double v);
 void json_bool(json_writer *w, bool v);
 void json_null(json_writer *w);
+/* A member of the current object: json_key then the value. */
+void json_member_string(json_writer *w, const char *key, const char *s);
+void json_member_int(json_writer *w, const char *key, int64_t v);
+void json_member_uint(json_writer *w, const char *key, uint64_t v);
 /* Finish the document with a newline (after the outermost value). */
 void json_finish(json_writer *w);
 

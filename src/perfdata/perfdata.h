@@ -354,7 +354,18 @@ typedef struct pd_result {
   uint64_t raw_value; /* newer N, for raw mode */
   uint64_t raw_base;  /* newer B */
   int64_t time_100ns; /* newer sample's PerfTime100nSec */
+  /* The instance's raw "ID Process" / "ID Thread" value, where its object
+   * has such a counter (found by name through the names table, else by the
+   * standard indices PD_INDEX_ID_PROCESS / PD_INDEX_ID_THREAD). */
+  uint64_t pid;
+  uint64_t tid;
+  bool has_pid;
+  bool has_tid;
 } pd_result;
+
+/* The counter name indices Windows gives "ID Process" and "ID Thread" (the
+ * Process and Thread objects' identity counters). */
+enum { PD_INDEX_ID_PROCESS = 784, PD_INDEX_ID_THREAD = 804 };
 
 /* Configured paths, compiled against a names table and matched against
  * snapshots. Owns the result storage, reused across evaluations. */

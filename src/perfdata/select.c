@@ -13,6 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { ID_PROCESS, ID_THREAD, ID_KINDS };
+
+typedef struct id_indices {
+  const uint32_t *index; /* names-owned, or id_standard */
+  size_t count;
+} id_indices;
+
+static const char *const id_names[ID_KINDS] = {"ID Process", "ID Thread"};
+static const uint32_t id_standard[ID_KINDS] = {PD_INDEX_ID_PROCESS,
+                                               PD_INDEX_ID_THREAD};
+
 typedef struct compiled_path {
   char *text;
   pd_path path;
@@ -51,9 +62,17 @@ struct pd_selection {
    * many paths need it: PAIR_UNKNOWN, PAIR_NONE or the older position. */
   int32_t *pair;
   size_t pair_cap;
+
+  /* "ID Process" and "ID Thread": their counter indices, and per object of
+   * the newer sample the counters' positions, ID_UNKNOWN until the first
+   * path that reaches the object looks (once per evaluation). */
+  id_indices ids[ID_KINDS];
+  int32_t *id_pos; /* ID_KINDS per object */
+  size_t id_pos_cap;
 };
 
 enum { PAIR_UNKNOWN = -1, PAIR_NONE = -2 };
+enum { ID_UNKNOWN = -1, ID_NONE = -2 };
 
 pd_selection *pd_selection_new(void) {
   return calloc(1, sizeof(pd_selection));
@@ -75,6 +94,7 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->counters);
   free(sel->seen);
   free(sel->pair);
+  free(sel->id_pos);
   pd_text_free(&sel->text);
   free(sel);
 }
@@ -199,6 +219,13 @@ static bool resolve(pd_selection *sel) {
     free(cp->objects);
     cp->objects = copy;
     cp->object_count = n;
+  }
+  for (int k = 0; k < ID_KINDS; k++) {
+    id_indices *ids = &sel->ids[k];
+    ids->count =
+        sel->names ? pd_names_lookup(sel->names, id_names[k], &ids->index) : 0;
+    if (ids->count == 0) /* not in the table: the standard index */
+      *ids = (id_indices){&id_standard[k], 1};
   }
 
   /* The query string: unique indices, ascending, space-separated. */
@@ -330,6 +357,39 @@ static const pd_counter_def *older_counter(const pd_object *old,
       return &old->counters[c];
     }
   return NULL;
+}
+
+/* Position of obj's first readable counter carrying identity `kind`, or
+ * ID_NONE. */
+static int32_t id_counter(const pd_selection *sel, const pd_object *obj,
+                          int kind) {
+  const id_indices *ids = &sel->ids[kind];
+  for (uint32_t c = 0; c < obj->counter_count && c <= INT32_MAX; c++) {
+    const pd_counter_def *def = &obj->counters[c];
+    if (def->size != 4 && def->size != 8)
+      continue;
+    for (size_t j = 0; j < ids->count; j++)
+      if (def->name_index == ids->index[j])
+        return (int32_t)c;
+  }
+  return ID_NONE;
+}
+
+/* r's pid and tid: the instance's ID Process / ID Thread raw values. */
+static void set_ids(pd_selection *sel, const pd_snapshot *snap,
+                    const pd_object *obj, uint32_t obj_pos,
+                    const pd_instance *inst, pd_result *r) {
+  int32_t *pos = &sel->id_pos[(size_t)obj_pos * ID_KINDS];
+  if (pos[ID_PROCESS] == ID_UNKNOWN)
+    for (int k = 0; k < ID_KINDS; k++)
+      pos[k] = id_counter(sel, obj, k);
+  uint64_t *value[ID_KINDS] = {&r->pid, &r->tid};
+  bool *has[ID_KINDS] = {&r->has_pid, &r->has_tid};
+  for (int k = 0; k < ID_KINDS; k++) {
+    *has[k] = pos[k] >= 0;
+    *value[k] =
+        *has[k] ? pd_counter_raw(snap, inst, &obj->counters[pos[k]]) : 0;
+  }
 }
 
 static pd_result *next_result(pd_selection *sel) {
@@ -489,6 +549,7 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       r->raw_value = now.value;
       r->raw_base = now.base;
       r->time_100ns = t100;
+      set_ids(sel, newer, obj, obj_pos, &obj->instances[i], r);
     }
   }
   return PD_OK;
@@ -518,6 +579,15 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
     memset(sel->pair, 0xFF, newer->instance_count * sizeof *sel->pair);
   }
   uint32_t n_objects = pd_snapshot_object_count(newer);
+  if ((size_t)n_objects * ID_KINDS > sel->id_pos_cap) {
+    int32_t *p = realloc(sel->id_pos, (size_t)n_objects * ID_KINDS * sizeof *p);
+    if (p == NULL)
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    sel->id_pos = p;
+    sel->id_pos_cap = (size_t)n_objects * ID_KINDS;
+  }
+  if (n_objects > 0) /* every position ID_UNKNOWN (-1) */
+    memset(sel->id_pos, 0xFF, (size_t)n_objects * ID_KINDS * sizeof(int32_t));
   for (size_t p = 0; p < sel->path_count; p++) {
     compiled_path *cp = &sel->paths[p];
     cp->matches = 0;

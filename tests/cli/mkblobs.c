@@ -2,7 +2,8 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Usage: mkblobs OUTDIR. Writes rich1.blob/rich2.blob (little-endian) and
- * rich-be1.blob/rich-be2.blob (the same, big-endian), built with the
+ * rich-be1.blob/rich-be2.blob (the same, big-endian), ids.blob and
+ * ids-be.blob (identity counters), built with the
  * test-side encoder (never the decoder). Between the two samples PerfTime
  * and PerfTime100nSec both advance by 2e7 (2 s at PerfFreq 1e7). Expected
  * values, by hand (spec 3, 3.3), are in tests/cli/rich.sh:
@@ -19,6 +20,20 @@
  *       msdn 100 (3e7 / (2e7 / 1e7)) / 2 = 7.5e8
  *   240 metadata only (-2), one definition (24 PERF_COUNTER_RAWCOUNT)
  *   242 single instance, 26 of type 0x00070000 (not in spec 2.2) = 5
+ *
+ * ids.blob and ids-be.blob: one sample with identity counters, for the
+ * pid/tid of `query --json` (tests/cli/json.sh), PerfTime100nSec
+ * 133485408000000000:
+ *   230 Process: 6 PERF_COUNTER_RAWCOUNT, 784 ("ID Process") RAWCOUNT
+ *       Idle pid 0 (6 = 1), svchost pid 812 (6 = 2), svchost#1 pid 1024
+ *       (6 = 3), _Total pid 0 (6 = 6)
+ *   232 Thread: 12 RAWCOUNT, 784 RAWCOUNT, 804 ("ID Thread") RAWCOUNT
+ *       svchost/0 pid 812 tid 4100 (12 = 10), svchost/0#1 pid 1024
+ *       tid 5200 (12 = 20), Idle/0 pid 0 tid 0 (12 = 30)
+ *   238 Processor: _Total, 6 RAWCOUNT = 50; no identity counter
+ *   500 single instance: 902 RAWCOUNT = 7, 900 PERF_COUNTER_LARGE_RAWCOUNT
+ *       = 4294967301 (2^32 + 5), "ID Process" only in a names table that
+ *       says so
  */
 #include "encoder.h"
 #include "perfdata.h"
@@ -86,11 +101,54 @@ static void advance(rich *r) {
   enc_set_value(r->cpu, 0, r->cpu_timer, 30000000);
 }
 
-static int write_blob(rich *r, const char *dir, const char *name) {
+/* ids.blob (see the header comment). */
+static enc_blob *build_ids(bool big_endian) {
+  enc_blob *b = enc_new("HOST");
+  enc_set_big_endian(b, big_endian);
+  enc_set_clock(b, 1000000000, 10000000, INT64_C(133485408000000000));
+
+  enc_object *proc = enc_add_object(b, 230, ENC_MULTI_INSTANCE);
+  uint32_t pc = enc_add_counter(proc, 6, PD_COUNTER_RAWCOUNT);
+  uint32_t ppid = enc_add_counter(proc, 784, PD_COUNTER_RAWCOUNT);
+  static const char *const pnames[] = {"Idle", "svchost", "svchost", "_Total"};
+  static const uint64_t pids[] = {0, 812, 1024, 0}, pval[] = {1, 2, 3, 6};
+  for (uint32_t i = 0; i < 4; i++) {
+    uint32_t k = enc_add_instance(proc, pnames[i]);
+    enc_set_value(proc, k, pc, pval[i]);
+    enc_set_value(proc, k, ppid, pids[i]);
+  }
+
+  enc_object *thr = enc_add_object(b, 232, ENC_MULTI_INSTANCE);
+  uint32_t tc = enc_add_counter(thr, 12, PD_COUNTER_RAWCOUNT);
+  uint32_t tpid = enc_add_counter(thr, 784, PD_COUNTER_RAWCOUNT);
+  uint32_t ttid = enc_add_counter(thr, 804, PD_COUNTER_RAWCOUNT);
+  static const uint32_t parent[] = {1, 2, 0};
+  static const uint64_t tids[] = {4100, 5200, 0}, tval[] = {10, 20, 30};
+  for (uint32_t i = 0; i < 3; i++) {
+    uint32_t k = enc_add_instance(thr, "0");
+    enc_instance_set_parent(thr, k, 230, parent[i]);
+    enc_set_value(thr, k, tc, tval[i]);
+    enc_set_value(thr, k, tpid, pids[parent[i]]);
+    enc_set_value(thr, k, ttid, tids[i]);
+  }
+
+  enc_object *cpu = enc_add_object(b, 238, ENC_MULTI_INSTANCE);
+  uint32_t cc = enc_add_counter(cpu, 6, PD_COUNTER_RAWCOUNT);
+  enc_set_value(cpu, enc_add_instance(cpu, "_Total"), cc, 50);
+
+  enc_object *job = enc_add_object(b, 500, ENC_SINGLE_INSTANCE);
+  uint32_t jc = enc_add_counter(job, 902, PD_COUNTER_RAWCOUNT);
+  uint32_t jid = enc_add_counter(job, 900, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_set_value(job, ENC_SINGLE, jc, 7);
+  enc_set_value(job, ENC_SINGLE, jid, UINT64_C(4294967301));
+  return b;
+}
+
+static int write_blob(enc_blob *b, const char *dir, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   size_t len;
-  uint8_t *data = enc_build(r->b, &len);
+  uint8_t *data = enc_build(b, &len);
   FILE *f = fopen(path, "wb");
   int ok = f != NULL && fwrite(data, 1, len, f) == len;
   if (f != NULL && fclose(f) != 0)
@@ -110,10 +168,13 @@ int main(int argc, char **argv) {
   for (int be = 0; be <= 1; be++) {
     rich r;
     build(&r, be);
-    ok &= write_blob(&r, argv[1], be ? "rich-be1.blob" : "rich1.blob");
+    ok &= write_blob(r.b, argv[1], be ? "rich-be1.blob" : "rich1.blob");
     advance(&r);
-    ok &= write_blob(&r, argv[1], be ? "rich-be2.blob" : "rich2.blob");
+    ok &= write_blob(r.b, argv[1], be ? "rich-be2.blob" : "rich2.blob");
     enc_free(r.b);
+    enc_blob *ids = build_ids(be);
+    ok &= write_blob(ids, argv[1], be ? "ids-be.blob" : "ids.blob");
+    enc_free(ids);
   }
   return ok ? 0 : 1;
 }

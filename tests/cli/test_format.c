@@ -13,12 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* util.c's --help calls into winperf.c's command table. */
-void cli_command_usage(FILE *out, const char *name) {
-  (void)out;
-  (void)name;
-}
-
 static void value_is(double v, const char *want) {
   char buf[64];
   cli_format_value(v, buf, sizeof buf);

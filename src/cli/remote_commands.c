@@ -1,15 +1,26 @@
 /* collectd-winperf: `winperf query --remote` and `winperf capture --remote`.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
+ *   winperf query --remote HOST [REMOTE OPTIONS] [--interval S] [query
+ *       options] PATH...
+ *       two samples S seconds apart (default 1) through winperf-remote-helper,
+ *       then exactly what `winperf query OLDER NEWER PATH...` prints.
+ *   winperf capture --remote HOST [REMOTE OPTIONS] --dir DIR [--count N]
+ *       [--interval S] [--objects "238 2"]
+ *       the replay format: 000001.blob, ... and names.multisz.
+ * REMOTE OPTIONS: --port N, --user [DOMAIN\]NAME, --credentials FILE
+ * (smbclient -A format; else WINPERF_REMOTE_USER/_PASSWORD/_DOMAIN),
+ * --timeout S (connect and query), --buffer-size BYTES, --helper PATH.
+ * See doc/winperf-remote.md.
+ *
  * Fetches blobs from a Windows host through the remote source
  * (src/source/remote.h, which runs winperf-remote-helper), writes them as
  * files and lets the offline `winperf query` evaluate them, so a remote
  * query prints exactly what a query over captured blobs prints.
  */
-#include "remote.h"
-
 #include "../source/remote.h"
 #include "cli.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -69,21 +80,25 @@ bool cli_remote_wanted(int argc, char **argv) {
   return false;
 }
 
-static bool parse_args(int argc, char **argv, remote_args *a) {
+/* CLI_CONTINUE when the command can run, CLI_SHOW_HELP for --help, else
+ * CLI_EXIT_ERROR (reported). */
+static int parse_args(int argc, char **argv, remote_args *a) {
   memset(a, 0, sizeof *a);
   a->interval = 1.0;
   a->count = 1;
   a->pass = calloc((size_t)argc + 8, sizeof *a->pass);
   if (a->pass == NULL)
-    return cli_error("out of memory"), false;
+    return cli_error("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v;
     double d;
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+      return CLI_SHOW_HELP;
     if ((v = opt_value(arg, "--remote", argc, argv, &i)) != NULL) {
       a->src.host = v;
     } else if ((v = opt_value(arg, "--port", argc, argv, &i)) != NULL) {
       if (!parse_number("--port", v, 65535, &d))
-        return false;
+        return CLI_EXIT_ERROR;
       a->src.port = (unsigned)d;
     } else if ((v = opt_value(arg, "--user", argc, argv, &i)) != NULL) {
       a->src.user = v;
@@ -93,19 +108,19 @@ static bool parse_args(int argc, char **argv, remote_args *a) {
       a->src.helper = v;
     } else if ((v = opt_value(arg, "--timeout", argc, argv, &i)) != NULL) {
       if (!parse_number("--timeout", v, 3600, &d))
-        return false;
+        return CLI_EXIT_ERROR;
       a->src.connect_timeout_ms = a->src.query_timeout_ms =
           (unsigned)(d * 1000.0 + 0.5);
     } else if ((v = opt_value(arg, "--buffer-size", argc, argv, &i)) != NULL) {
       if (!parse_number("--buffer-size", v, 0x4000000, &d))
-        return false;
+        return CLI_EXIT_ERROR;
       a->src.buffer_size = (unsigned)d;
     } else if ((v = opt_value(arg, "--interval", argc, argv, &i)) != NULL) {
       if (!parse_number("--interval", v, 86400, &a->interval))
-        return false;
+        return CLI_EXIT_ERROR;
     } else if ((v = opt_value(arg, "--count", argc, argv, &i)) != NULL) {
       if (!parse_number("--count", v, 1e9, &d) || d < 1)
-        return cli_error("--count: at least 1"), false;
+        return cli_error("--count: at least 1");
       a->count = (unsigned long)d;
     } else if ((v = opt_value(arg, "--dir", argc, argv, &i)) != NULL) {
       a->dir = v;
@@ -124,21 +139,11 @@ static bool parse_args(int argc, char **argv, remote_args *a) {
       }
     }
     if (v != NULL && v[0] == '\0')
-      return false;
+      return CLI_EXIT_ERROR;
   }
   if (a->src.host == NULL || a->src.host[0] == '\0')
-    return cli_error("--remote HOST is required"), false;
-  return true;
-}
-
-static bool save(const char *path, const wp_buffer *buf) {
-  FILE *f = fopen(path, "wb");
-  bool ok = f != NULL && fwrite(buf->data, 1, buf->len, f) == buf->len;
-  if (f != NULL && fclose(f) != 0)
-    ok = false;
-  if (!ok)
-    cli_error("%s: cannot write: %s", path, strerror(errno));
-  return ok;
+    return cli_error("--remote HOST is required");
+  return CLI_CONTINUE;
 }
 
 static bool fetch(wp_source *src, const char *objects, const char *path,
@@ -149,7 +154,7 @@ static bool fetch(wp_source *src, const char *objects, const char *path,
                             : src->names(src, buf, err, sizeof err);
   if (st != WP_SOURCE_OK)
     return cli_error("%s", err), false;
-  return save(path, buf);
+  return cli_write_file(path, buf->data, buf->len);
 }
 
 static void pause_for(double seconds) {
@@ -249,9 +254,8 @@ static int remote_capture(remote_args *a, wp_source *src) {
     return cli_error("capture: --dir DIR is required");
   if (a->npass > 0)
     return cli_error("capture: unexpected argument '%s'", a->pass[0]);
-  if (mkdir(a->dir, 0777) != 0 && errno != EEXIST)
-    return cli_error("%s: cannot create the directory: %s", a->dir,
-                     strerror(errno));
+  if (!cli_make_dir(a->dir))
+    return CLI_EXIT_ERROR;
   size_t cap = strlen(a->dir) + 32;
   char *path = malloc(cap);
   if (path == NULL)
@@ -277,8 +281,9 @@ out:
 
 int cmd_remote(int argc, char **argv) {
   remote_args a;
-  int rc = CLI_EXIT_ERROR;
-  if (parse_args(argc, argv, &a)) {
+  int rc = parse_args(argc, argv, &a);
+  if (rc == CLI_CONTINUE) {
+    rc = CLI_EXIT_ERROR;
     char err[512];
     wp_source *src = wp_remote_source_new(&a.src, err, sizeof err);
     if (src == NULL) {

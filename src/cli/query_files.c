@@ -3,10 +3,11 @@
  *
  * Paths (spec 4.2) go into one pd_selection, evaluated over one or two
  * decoded blobs: with one blob only one-sample types have a value, the
- * others report "first-sample" (spec 3.1).
+ * others report "first-sample" (spec 3.1). Results go to the one printer
+ * (results.c).
  */
 #include "cli.h"
-#include "json.h"
+#include "commands.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,67 +16,6 @@
 
 #define MAX_BLOBS 2
 
-static void print_text(FILE *out, const pd_result *res, size_t n) {
-  char buf[64];
-  for (size_t i = 0; i < n; i++) {
-    cli_put_text(out, res[i].path);
-    if (res[i].status == PD_VALUE_OK) {
-      cli_format_value(res[i].value, buf, sizeof buf);
-      fprintf(out, "\t%s\n", buf);
-    } else {
-      fprintf(out, "\t-\t%s\n", pd_value_status_name(res[i].status));
-    }
-  }
-}
-
-static void print_json(FILE *out, const pd_result *res, size_t n) {
-  char buf[64];
-  json_writer w;
-  json_init(&w, out);
-  json_begin_array(&w);
-  for (size_t i = 0; i < n; i++) {
-    const pd_result *r = &res[i];
-    json_begin_object(&w);
-    json_key(&w, "path");
-    json_string(&w, r->path);
-    json_key(&w, "value");
-    if (r->status == PD_VALUE_OK)
-      json_double(&w, r->value); /* null if not finite */
-    else
-      json_null(&w);
-    json_key(&w, "status");
-    json_string(&w, pd_value_status_name(r->status));
-    json_key(&w, "object");
-    json_string(&w, r->object);
-    json_key(&w, "instance");
-    json_string(&w, r->instance);
-    json_key(&w, "counter");
-    json_string(&w, r->counter);
-    json_key(&w, "type");
-    json_string(&w, cli_type_name(r->counter_type, buf, sizeof buf));
-    json_key(&w, "object_index");
-    json_uint(&w, r->object_index);
-    json_key(&w, "counter_index");
-    json_uint(&w, r->counter_index);
-    json_key(&w, "raw_value");
-    json_uint(&w, r->raw_value);
-    json_key(&w, "raw_base");
-    json_uint(&w, r->raw_base);
-    json_key(&w, "path_id");
-    json_uint(&w, r->path_id);
-    json_end_object(&w);
-  }
-  json_end_array(&w);
-  json_finish(&w);
-}
-
-void cli_print_results(FILE *out, bool json, const pd_result *res, size_t n) {
-  if (json)
-    print_json(out, res, n);
-  else
-    print_text(out, res, n);
-}
-
 int cmd_query(int argc, char **argv) {
   static const struct option longopts[] = {
       CLI_COMMON_LONGOPTS,
@@ -83,14 +23,9 @@ int cmd_query(int argc, char **argv) {
       {NULL, 0, NULL, 0},
   };
   cli_common opt = {.calc = {.multi_timer = PD_MULTI_TIMER_RESKIT}};
-  int c;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) !=
-         -1) {
-    int rc = cli_common_option(c, &opt, "query", argv);
-    if (rc != CLI_CONTINUE)
-      return rc;
-  }
+  int rc = cli_parse_options(argc, argv, longopts, &opt, "query");
+  if (rc != CLI_CONTINUE)
+    return rc;
 
   /* Arguments starting with '\' are counter paths, the others blob files
    * (the first of two is the older sample). */
@@ -110,7 +45,7 @@ int cmd_query(int argc, char **argv) {
   if (npaths == 0)
     return cli_error("query: no counter path given (paths start with '\\')");
 
-  int rc = CLI_EXIT_ERROR;
+  rc = CLI_EXIT_ERROR;
   pd_names *names = NULL;
   pd_selection *sel = pd_selection_new();
   if (sel == NULL) {

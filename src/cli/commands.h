@@ -1,0 +1,82 @@
+/* collectd-winperf: the winperf commands and their table.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Every command is a function `int cmd_NAME(int argc, char **argv)` (argv[0]
+ * is the command's name) returning an exit status, declared here and listed
+ * once in commands.c's table with its synopsis, summary and options; main.c
+ * dispatches through cli_run. `winperf --help` and `winperf COMMAND --help`
+ * are printed from the table, so a new command or option appears in them by
+ * being added there. A command asked for --help returns CLI_SHOW_HELP and
+ * the dispatcher prints the help: commands never call back into the table.
+ *
+ * One command name may have several forms (query over blob files, query
+ * --remote on Linux, the live query on Windows): the first form whose
+ * `wanted` accepts the command line runs.
+ */
+#ifndef WINPERF_COMMANDS_H
+#define WINPERF_COMMANDS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* ------------------------------------------------------------ commands */
+
+/* dump.c: everything a blob holds. */
+int cmd_dump(int argc, char **argv);
+/* query_files.c: counter values from one or two blob files. */
+int cmd_query(int argc, char **argv);
+
+#ifdef _WIN32
+/* capture.c: live samples of the local registry as a replay directory. */
+int cmd_capture(int argc, char **argv);
+/* live_query.c: `query` with no blob file, values from the local registry. */
+int cmd_live_query(int argc, char **argv);
+/* True when a `query` command line names no blob file (so it is live). */
+bool cli_live_query_wanted(int argc, char **argv);
+/* query_v2.c: a counter set through the PerfLib V2 consumer API. */
+int cmd_query_v2(int argc, char **argv);
+#endif
+
+#ifdef WINPERF_REMOTE
+/* remote_commands.c: `query --remote HOST` and `capture --remote HOST`
+ * through winperf-remote-helper (argv[0] says which). */
+int cmd_remote(int argc, char **argv);
+/* True when the command line has --remote (or --remote=HOST). */
+bool cli_remote_wanted(int argc, char **argv);
+#endif
+
+/* --------------------------------------------------------------- table */
+
+/* One option as the help shows it: "--names FILE" and what it does. */
+typedef struct cli_option_doc {
+  const char *option;
+  const char *help;
+} cli_option_doc;
+
+/* The most option groups one form lists (each ends with {NULL, NULL}). */
+#define CLI_MAX_OPTION_GROUPS 4
+
+typedef struct cli_command {
+  const char *name;
+  /* NULL: this form always applies; else it runs when this says so. */
+  bool (*wanted)(int argc, char **argv);
+  int (*run)(int argc, char **argv);
+  const char *synopsis; /* after "winperf NAME " */
+  const char *summary;  /* one line, no final period */
+  const cli_option_doc *options[CLI_MAX_OPTION_GROUPS];
+} cli_command;
+
+/* The table: every form of every command this build accepts. */
+const cli_command *cli_commands(size_t *count);
+
+/* `winperf --help`: every command with its summary and synopses. */
+void cli_print_help(FILE *out);
+/* `winperf NAME --help`: the command's synopses, summary and every option
+ * of every form (each once). False when there is no such command. */
+bool cli_print_command_help(FILE *out, const char *name);
+
+/* Run the command argv[0] (the form that wants the command line); an
+ * unknown name is reported and gives CLI_EXIT_ERROR. */
+int cli_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,53 @@
+/* collectd-winperf: the options every winperf command shares.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <string.h>
+
+int cli_common_option(int c, cli_common *opt, const char *command,
+                      char **argv) {
+  const char *arg = optind > 0 ? argv[optind - 1] : "";
+  switch (c) {
+  case 'j':
+    opt->json = true;
+    return CLI_CONTINUE;
+  case 'n':
+    opt->names_file = optarg;
+    return CLI_CONTINUE;
+  case CLI_OPT_MULTI_TIMER:
+    if (strcmp(optarg, "reskit") == 0)
+      opt->calc.multi_timer = PD_MULTI_TIMER_RESKIT;
+    else if (strcmp(optarg, "msdn") == 0)
+      opt->calc.multi_timer = PD_MULTI_TIMER_MSDN_SAMPLE;
+    else
+      return cli_error("%s: --multi-timer: '%s' is not 'reskit' or 'msdn'",
+                       command, optarg);
+    return CLI_CONTINUE;
+  case CLI_OPT_CAP100:
+    opt->calc.cap100 = true;
+    return CLI_CONTINUE;
+  case 'h':
+    return CLI_SHOW_HELP;
+  case ':':
+    return cli_error("%s: option '%s' needs an argument", command, arg);
+  default:
+    if (optopt != 0 && strncmp(arg, "--", 2) != 0)
+      return cli_error("%s: unknown option '-%c'", command, optopt);
+    return cli_error("%s: unknown option '%s'", command, arg);
+  }
+}
+
+int cli_parse_options(int argc, char **argv, const struct option *longopts,
+                      cli_common *opt, const char *command) {
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) !=
+         -1) {
+    int rc = cli_common_option(c, opt, command, argv);
+    if (rc != CLI_CONTINUE)
+      return rc;
+  }
+  return CLI_CONTINUE;
+}

@@ -1,0 +1,75 @@
+/* collectd-winperf: the one printer of query results, text and JSON.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Used by every query: over blob files, --remote (which evaluates fetched
+ * blobs) and the live query on Windows, so all print the same lines and the
+ * same JSON keys (winperf(1) OUTPUT).
+ */
+#include "cli.h"
+#include "json.h"
+
+static void print_text(FILE *out, const pd_result *res, size_t n) {
+  char buf[64];
+  for (size_t i = 0; i < n; i++) {
+    cli_put_text(out, res[i].path);
+    if (res[i].status == PD_VALUE_OK) {
+      cli_format_value(res[i].value, buf, sizeof buf);
+      fprintf(out, "\t%s\n", buf);
+    } else {
+      fprintf(out, "\t-\t%s\n", pd_value_status_name(res[i].status));
+    }
+  }
+}
+
+static void uint_or_null(json_writer *w, const char *key, bool has,
+                         uint64_t v) {
+  json_key(w, key);
+  if (has)
+    json_uint(w, v);
+  else
+    json_null(w);
+}
+
+static void print_result(json_writer *w, const pd_result *r) {
+  char buf[64];
+  json_begin_object(w);
+  json_member_string(w, "path", r->path);
+  json_key(w, "value");
+  if (r->status == PD_VALUE_OK)
+    json_double(w, r->value); /* null if not finite */
+  else
+    json_null(w);
+  json_member_string(w, "status", pd_value_status_name(r->status));
+  json_member_string(w, "object", r->object);
+  json_member_string(w, "instance", r->instance); /* null: single instance */
+  json_member_string(w, "counter", r->counter);
+  json_member_string(w, "type",
+                     cli_type_name(r->counter_type, buf, sizeof buf));
+  json_member_uint(w, "object_index", r->object_index);
+  json_member_uint(w, "counter_index", r->counter_index);
+  json_member_uint(w, "raw_value", r->raw_value);
+  /* A base only where the type has one and it could be read. */
+  uint_or_null(w, "raw_base",
+               pd_type_needs_base(r->counter_type) &&
+                   r->status != PD_VALUE_NO_BASE,
+               r->raw_base);
+  json_member_uint(w, "path_id", r->path_id);
+  json_member_int(w, "time_100ns", r->time_100ns);
+  uint_or_null(w, "pid", r->has_pid, r->pid);
+  uint_or_null(w, "tid", r->has_tid, r->tid);
+  json_end_object(w);
+}
+
+void cli_print_results(FILE *out, bool json, const pd_result *res, size_t n) {
+  if (!json) {
+    print_text(out, res, n);
+    return;
+  }
+  json_writer w;
+  json_init(&w, out);
+  json_begin_array(&w);
+  for (size_t i = 0; i < n; i++)
+    print_result(&w, &res[i]);
+  json_end_array(&w);
+  json_finish(&w);
+}
