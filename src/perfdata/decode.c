@@ -38,6 +38,7 @@ void pd_snapshot_free(pd_snapshot *snap) {
     pd_object_names *n = &snap->names[i];
     free(n->name);
     free(n->full);
+    free(n->base);
     free(n->hash);
     free(n->next);
     free(n->dup);

@@ -56,6 +56,10 @@ static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
     if (b == NULL)
       return NULL;
     n->full = b;
+    void *c = realloc(n->base, count * sizeof(char *));
+    if (c == NULL)
+      return NULL;
+    n->base = c;
     if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
         !grow_u32(&n->dup, count))
       return NULL;
@@ -179,6 +183,7 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
       j = n->next[j];
     n->hash[i] = h;
     n->dup[i] = 0;
+    n->base[i] = base;
     if (j == CHAIN_END) {
       n->full[i] = base;
       n->next[i] = n->bucket[h & mask];
@@ -228,6 +233,14 @@ const char *pd_instance_full_name(pd_snapshot *snap, const pd_object *obj,
     return NULL;
   pd_object_names *n = full_names(snap, obj);
   return n ? n->full[inst] : NULL;
+}
+
+const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
+                                  uint32_t inst) {
+  if (inst >= obj->instance_count)
+    return NULL;
+  pd_object_names *n = full_names(snap, obj);
+  return n ? n->base[inst] : NULL;
 }
 
 int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,

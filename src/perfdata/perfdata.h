@@ -287,6 +287,9 @@ const char *pd_instance_name(pd_snapshot *snap, const pd_object *obj,
  * n-th case-insensitive duplicate of that in blob order (first: no suffix). */
 const char *pd_instance_full_name(pd_snapshot *snap, const pd_object *obj,
                                   uint32_t inst);
+/* The full name without PDH's "#n": "parent/name" (or just the name). */
+const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
+                                  uint32_t inst);
 /* Index of the instance of obj whose full name equals `full_name`
  * case-insensitively, or -1. Hash lookup after the first call per object. */
 int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,

@@ -408,7 +408,12 @@ static pd_result *next_result(pd_selection *sel) {
   return &sel->results[sel->result_count++];
 }
 
-static bool instance_matches(const compiled_path *cp, const pd_object *obj,
+/* A wildcard matches every duplicate of the names it matches: the pattern
+ * "svc*" followed by "/0" takes "svchost/0", "SVCHOST/0#1" and
+ * "svchost/0#2" (spec 4.2). Without a wildcard the full name must match,
+ * so a name without "#n" means #0. */
+static bool instance_matches(const compiled_path *cp, pd_snapshot *snap,
+                             const pd_object *obj, uint32_t inst,
                              const char *full) {
   if (obj->num_instances == -1) /* single instance: no "(...)" or "(*)" */
     return cp->instance_pattern == NULL ||
@@ -417,8 +422,13 @@ static bool instance_matches(const compiled_path *cp, const pd_object *obj,
     return false;
   if (cp->all_instances)
     return true;
-  if (cp->path.instance_has_wildcard)
-    return pd_wildcard_match(cp->instance_pattern, full);
+  if (cp->path.instance_has_wildcard) {
+    if (pd_wildcard_match(cp->instance_pattern, full))
+      return true;
+    const char *base = pd_instance_base_name(snap, obj, inst);
+    return base != NULL && base != full &&
+           pd_wildcard_match(cp->instance_pattern, base);
+  }
   return pd_name_casecmp(cp->instance_pattern, full) == 0;
 }
 
@@ -486,7 +496,7 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
         obj->num_instances == -1 ? NULL : pd_instance_full_name(newer, obj, i);
     if (obj->num_instances != -1 && full == NULL)
       return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    if (!exact && !instance_matches(cp, obj, full ? full : ""))
+    if (!exact && !instance_matches(cp, newer, obj, i, full ? full : ""))
       continue;
     const pd_instance *old_inst = NULL;
     if (old != NULL) {

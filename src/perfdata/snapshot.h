@@ -15,6 +15,7 @@ typedef struct pd_object_names {
   uint32_t cap;             /* capacity of the arrays below (instances) */
   const char **name;        /* own name, UTF-8 */
   const char **full;        /* PDH full name: parent/name#n */
+  const char **base;        /* full name without "#n": parent/name */
   uint32_t *hash;           /* folded hash of full[i] */
   uint32_t *next;           /* hash chain, UINT32_MAX ends */
   uint32_t *dup;            /* duplicates seen so far (group heads) */

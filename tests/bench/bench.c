@@ -92,7 +92,9 @@ static uint32_t counter_type_for(uint32_t i) {
   return mix[i % 5];
 }
 
-static host build_host(bool with_threads) {
+/* churn: the same host with 1 % of its processes (10 of 1,000, and so
+ * their 130 threads) replaced by others: other names, other ids. */
+static host build_host(bool with_threads, bool churn) {
   host h;
   memset(&h, 0, sizeof h);
   h.blob = enc_new("BENCH-HOST");
@@ -140,8 +142,11 @@ static host build_host(bool with_threads) {
       snprintf(name, sizeof name, "%s", names[i % 10]);
     else
       snprintf(name, sizeof name, "%s-%d", names[i % 10], i);
+    bool replaced = churn && i % 100 == 50;
+    if (replaced)
+      snprintf(name, sizeof name, "new-%d", i);
     uint32_t in = enc_add_instance(h.process, name);
-    enc_set_value(h.process, in, 3, (uint64_t)(4 * i + 4));
+    enc_set_value(h.process, in, 3, (uint64_t)(4 * i + 4 + (replaced ? 1 : 0)));
   }
 
   if (with_threads) {
@@ -175,8 +180,9 @@ static void advance(host *h, int step) {
       ni = 1;
     for (uint32_t i = 0; i < ni; i++)
       for (uint32_t c = 0; c < nc; c++)
-        enc_set_value(o, i, c,
-                      enc_get_value(o, i, c) + 1000 * (uint64_t)(c + i % 7));
+        if (o != h->process || c != 3) /* ID Process stays */
+          enc_set_value(o, i, c,
+                        enc_get_value(o, i, c) + 1000 * (uint64_t)(c + i % 7));
   }
 }
 
@@ -394,6 +400,184 @@ static void measure(blob_pair *bp, pd_selection *sel, const char *sel_label,
   pd_snapshot_free(snap[1]);
 }
 
+/* ------------------------------------- instruction counts (callgrind) */
+
+/* `bench --instructions CASE` runs ROUNDS warm intervals of one case
+ * inside the bench_measured_* functions; tests/bench/instructions.sh counts
+ * their instructions with callgrind's --toggle-collect (stable on a shared
+ * machine, unlike times) and divides by what this prints. */
+enum { ROUNDS = 8 };
+
+/* The typical paths by index (no names table), in the same order. */
+static const char *const typical_numeric[] = {
+    "\\238(*)\\6",
+    "\\238(_Total)\\142",
+    "\\238(_Total)\\144",
+    "\\238(_Total)\\148",
+    "\\4\\1380",
+    "\\4\\26",
+    "\\4\\40",
+    "\\230(*)\\6",
+    "\\230(*)\\180",
+    "\\230(svchost*)\\952",
+    "\\230(_Total)\\1420",
+    "\\230(_Total)\\952",
+    "\\230(w3wp*)\\784",
+    "\\230(explorer)\\180",
+    "\\230(sqlservr)\\6",
+    "\\230(chrome#2)\\180",
+    "\\238(0)\\142",
+    "\\238(1)\\144",
+    "\\238(2)\\6",
+    "\\4\\40",
+};
+static const char *const all_threads[] = {"\\Thread(*)\\% Processor Time",
+                                          "\\Thread(*)\\Thread State"};
+static const char *const all_threads_numeric[] = {"\\232(*)\\6",
+                                                  "\\232(*)\\46"};
+
+size_t bench_measured_decode(pd_snapshot *snap, const uint8_t *b, size_t len);
+uint64_t bench_measured_decode_read(pd_snapshot *snap, const uint8_t *b,
+                                    size_t len);
+size_t bench_measured_interval(pd_selection *sel, pd_snapshot *older,
+                               pd_snapshot *newer, const uint8_t *b,
+                               size_t len);
+
+/* Each measured function has an inline twin for the warm-up rounds, which
+ * callgrind must not count. */
+static inline size_t decode_once(pd_snapshot *snap, const uint8_t *b,
+                                 size_t len) {
+  pd_error err;
+  return pd_decode(snap, b, len, NULL, &err) == PD_OK;
+}
+
+__attribute__((noinline)) size_t
+bench_measured_decode(pd_snapshot *snap, const uint8_t *b, size_t len) {
+  return decode_once(snap, b, len);
+}
+
+/* Decode, then read every raw value of every counter of every instance. */
+static inline uint64_t decode_read_once(pd_snapshot *snap, const uint8_t *b,
+                                        size_t len) {
+  pd_error err;
+  uint64_t sum = 0;
+  if (pd_decode(snap, b, len, NULL, &err) != PD_OK)
+    return 0;
+  for (uint32_t k = 0; k < pd_snapshot_object_count(snap); k++) {
+    const pd_object *o = pd_snapshot_object(snap, k);
+    for (uint32_t i = 0; i < o->instance_count; i++)
+      for (uint32_t c = 0; c < o->counter_count; c++)
+        sum += pd_counter_raw(snap, &o->instances[i], &o->counters[c]);
+  }
+  return sum;
+}
+
+__attribute__((noinline)) uint64_t
+bench_measured_decode_read(pd_snapshot *snap, const uint8_t *b, size_t len) {
+  return decode_read_once(snap, b, len);
+}
+
+/* One interval as the plugin runs it: decode the newer sample, select and
+ * compute against the older one. */
+static inline size_t interval_once(pd_selection *sel, pd_snapshot *older,
+                                   pd_snapshot *newer, const uint8_t *b,
+                                   size_t len) {
+  pd_error err;
+  const pd_result *results;
+  size_t count = 0;
+  pd_decode(newer, b, len, NULL, &err);
+  pd_selection_evaluate(sel, older, newer, &results, &count, &err);
+  return count;
+}
+
+__attribute__((noinline)) size_t
+bench_measured_interval(pd_selection *sel, pd_snapshot *older,
+                        pd_snapshot *newer, const uint8_t *b, size_t len) {
+  return interval_once(sel, older, newer, b, len);
+}
+
+static size_t raw_values(pd_snapshot *snap) {
+  size_t n = 0;
+  for (uint32_t k = 0; k < pd_snapshot_object_count(snap); k++) {
+    const pd_object *o = pd_snapshot_object(snap, k);
+    n += (size_t)o->instance_count * o->counter_count;
+  }
+  return n;
+}
+
+static pd_selection *selection_of(const char *const *a, size_t na,
+                                  const char *const *b, size_t nb,
+                                  const pd_names *names) {
+  pd_selection *sel = pd_selection_new();
+  pd_error err;
+  for (size_t i = 0; i < na + nb; i++) {
+    const char *path = i < na ? a[i] : b[i - na];
+    if (pd_selection_add(sel, path, NULL, &err) != PD_OK)
+      fprintf(stderr, "bench: %s: %s\n", path, err.message);
+  }
+  pd_selection_set_names(sel, names);
+  return sel;
+}
+
+#define COUNT_OF(a) (sizeof(a) / sizeof *(a))
+
+/* Prints "values N" (what one round yields) and "rounds R". */
+static int bench_instructions(const char *which) {
+  host h = build_host(true, false), churned = build_host(true, true);
+  uint8_t *blob[ROUNDS + 4];
+  size_t len[ROUNDS + 4];
+  bool churn = strcmp(which, "interval-churn") == 0;
+  for (int k = 0; k < ROUNDS + 4; k++) {
+    advance(&h, k);
+    advance(&churned, k);
+    /* with churn every interval replaces 1 % of the processes */
+    host *from = churn && (k & 1) ? &churned : &h;
+    blob[k] = enc_build(from->blob, &len[k]);
+  }
+  pd_names *names = bench_names();
+  pd_snapshot *snap[2] = {pd_snapshot_new(), pd_snapshot_new()};
+  size_t values = 0;
+  int rc = 0;
+  if (strcmp(which, "decode") == 0 || strcmp(which, "decode-read") == 0) {
+    bool read = strcmp(which, "decode-read") == 0;
+    for (int k = 0; k < ROUNDS + 4; k++) { /* four warm-up rounds first */
+      if (read)
+        k < 4 ? decode_read_once(snap[0], blob[k], len[k])
+              : bench_measured_decode_read(snap[0], blob[k], len[k]);
+      else
+        k < 4 ? decode_once(snap[0], blob[k], len[k])
+              : bench_measured_decode(snap[0], blob[k], len[k]);
+    }
+    values = raw_values(snap[0]);
+  } else if (strncmp(which, "interval-", 9) == 0) {
+    bool numeric = strcmp(which, "interval-numeric") == 0;
+    pd_selection *sel =
+        numeric ? selection_of(typical_numeric, COUNT_OF(typical_numeric),
+                               all_threads_numeric,
+                               COUNT_OF(all_threads_numeric), NULL)
+                : selection_of(typical_paths, COUNT_OF(typical_paths),
+                               all_threads, COUNT_OF(all_threads), names);
+    for (int k = 0; k < ROUNDS + 4; k++)
+      values = k < 4 ? interval_once(sel, snap[!(k & 1)], snap[k & 1], blob[k],
+                                     len[k])
+                     : bench_measured_interval(sel, snap[!(k & 1)], snap[k & 1],
+                                               blob[k], len[k]);
+    pd_selection_free(sel);
+  } else {
+    fprintf(stderr, "bench: unknown case %s\n", which);
+    rc = 2;
+  }
+  printf("values %zu\nrounds %d\n", values, ROUNDS);
+  for (int k = 0; k < ROUNDS + 4; k++)
+    free(blob[k]);
+  pd_snapshot_free(snap[0]);
+  pd_snapshot_free(snap[1]);
+  pd_names_free(names);
+  enc_free(h.blob);
+  enc_free(churned.blob);
+  return rc;
+}
+
 static uint8_t *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (f == NULL)
@@ -443,6 +627,8 @@ static int bench_files(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--instructions") == 0)
+    return bench_instructions(argv[2]);
   if (argc > 1)
     return bench_files(argc, argv);
   pd_names *names = bench_names();
@@ -460,7 +646,7 @@ int main(int argc, char **argv) {
   pd_selection_set_names(sel_threads, names);
 
   for (int with_threads = 0; with_threads <= 1; with_threads++) {
-    host h = build_host(with_threads);
+    host h = build_host(with_threads, false);
     blob_pair bp = {.label = with_threads ? "host + Thread x13000"
                                           : "host (Memory, Processor x17, "
                                             "Process x1000)"};

@@ -284,6 +284,83 @@ static void test_instances(void) {
   free_pair(&f);
 }
 
+/* Three threads "0" whose parents are svchost, SVCHOST and svchost: PDH
+ * names them svchost/0, SVCHOST/0#1 and svchost/0#2 (duplicates numbered
+ * case-insensitively). Thread counter 6 is a RAWCOUNT here: 1, 2, 3. */
+static uint8_t *duplicate_threads_blob(size_t *len) {
+  enc_blob *b = enc_new("HOST");
+  enc_object *p = enc_add_object(b, 230, ENC_MULTI_INSTANCE);
+  uint32_t pid = enc_add_counter(p, 784, PD_COUNTER_RAWCOUNT);
+  static const char *const procs[] = {"svchost", "SVCHOST", "svchost"};
+  for (uint32_t i = 0; i < 3; i++)
+    enc_set_value(p, enc_add_instance(p, procs[i]), pid, 100 * (i + 1));
+  enc_object *t = enc_add_object(b, 232, ENC_MULTI_INSTANCE);
+  uint32_t c = enc_add_counter(t, 6, PD_COUNTER_RAWCOUNT);
+  for (uint32_t i = 0; i < 3; i++) {
+    uint32_t th = enc_add_instance(t, "0");
+    enc_instance_set_parent(t, th, 230, i);
+    enc_set_value(t, th, c, i + 1);
+  }
+  uint8_t *blob = enc_build(b, len);
+  enc_free(b);
+  return blob;
+}
+
+/* The values one path yields, in blob order, as "name=value,...". */
+static void values_of(pd_snapshot *snap, const pd_names *names,
+                      const char *path, char *out, size_t cap) {
+  pd_selection *sel = pd_selection_new();
+  pd_selection_set_names(sel, names);
+  pd_error err;
+  const pd_result *r;
+  size_t n = 0, used = 0;
+  out[0] = '\0';
+  if (pd_selection_add(sel, path, NULL, &err) == PD_OK &&
+      pd_selection_evaluate(sel, NULL, snap, &r, &n, &err) == PD_OK)
+    for (size_t i = 0; i < n && used < cap; i++)
+      used += (size_t)snprintf(out + used, cap - used, "%s%s=%g", i ? "," : "",
+                               r[i].instance, r[i].value);
+  pd_selection_free(sel);
+}
+
+static void test_duplicate_wildcards(void) {
+  size_t len;
+  uint8_t *blob = duplicate_threads_blob(&len);
+  pd_snapshot *snap = pd_snapshot_new();
+  pd_error err;
+  IS_INT(pd_decode(snap, blob, len, NULL, &err), PD_OK, "decode threads");
+  pd_names *names = load_names();
+  char got[256];
+  static const struct {
+    const char *path, *want, *why;
+  } cases[] = {
+      {"\\Thread(*/0)\\% Processor Time",
+       "svchost/0=1,SVCHOST/0#1=2,svchost/0#2=3",
+       "a wildcard parent matches every duplicate of the names it matches"},
+      {"\\Thread(svchost/*)\\% Processor Time",
+       "svchost/0=1,SVCHOST/0#1=2,svchost/0#2=3",
+       "a wildcard instance matches every duplicate"},
+      {"\\Thread(svc*/0)\\% Processor Time",
+       "svchost/0=1,SVCHOST/0#1=2,svchost/0#2=3",
+       "a partial wildcard matches every duplicate"},
+      {"\\Thread(*/0#1)\\% Processor Time", "SVCHOST/0#1=2",
+       "a wildcard with #n matches that duplicate only"},
+      {"\\Thread(svchost/0)\\% Processor Time", "svchost/0=1",
+       "no wildcard, no #n: #0 only, as PDH"},
+      {"\\Thread(SVCHOST/0#2)\\% Processor Time", "svchost/0#2=3",
+       "no wildcard: #2, case-insensitively"},
+      {"\\Process(SVCHOST)\\ID Process", "svchost=100",
+       "#n numbering ignores case: SVCHOST without #n is the first svchost"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    values_of(snap, names, cases[i].path, got, sizeof got);
+    IS_STR(got, cases[i].want, "%s: %s", cases[i].path, cases[i].why);
+  }
+  pd_names_free(names);
+  pd_snapshot_free(snap);
+  free(blob);
+}
+
 static void test_bad_path(void) {
   pd_selection *sel = pd_selection_new();
   pd_error err;
@@ -297,6 +374,7 @@ static void test_bad_path(void) {
 int main(void) {
   test_spec_pair();
   test_instances();
+  test_duplicate_wildcards();
   test_bad_path();
   return tap_done();
 }
