@@ -367,6 +367,13 @@ typedef struct pd_result {
  * Process and Thread objects' identity counters). */
 enum { PD_INDEX_ID_PROCESS = 784, PD_INDEX_ID_THREAD = 804 };
 
+/* How instances of two samples are paired (spec 1.4, "Pairing"). */
+typedef enum pd_pair_by {
+  PD_PAIR_BY_ID = 0, /* by ID Process (and ID Thread) where the object has
+                      * them, else by full name; the default */
+  PD_PAIR_BY_FULL_NAME, /* always by full name ("w3wp#1"), as PDH */
+} pd_pair_by;
+
 /* Configured paths, compiled against a names table and matched against
  * snapshots. Owns the result storage, reused across evaluations. */
 typedef struct pd_selection pd_selection;
@@ -381,13 +388,14 @@ pd_status pd_selection_add(pd_selection *sel, const char *path, size_t *path_id,
  * reload. */
 void pd_selection_set_names(pd_selection *sel, const pd_names *names);
 void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt);
+void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by);
 /* The object index list a query needs, e.g. "238 2 4" (ascending, unique).
  * Paths whose object name does not resolve are left out; *unresolved gets
  * how many (may be NULL). Returns selection-owned storage. */
 const char *pd_selection_query(pd_selection *sel, size_t *unresolved);
 /* One pass over `newer` (and `older`, which may be NULL): every counter the
  * paths match, in path order then blob order; instances are paired across
- * samples by their full name. A counter matched by two paths appears once
+ * samples by process id or full name (pd_selection_set_pairing). A counter matched by two paths appears once
  * (first path). The results and their strings stay valid until the next
  * evaluation or the next decode into `newer`, whichever comes first
  * (instance names point into the newer snapshot). */

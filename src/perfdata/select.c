@@ -3,26 +3,17 @@
  *
  * Given the configured counter paths (spec 4.2), a names table (4.1) and a
  * pair of decoded samples, produce every matching counter's canonical path,
- * value and status in one pass. Instances pair across samples by their full
- * PDH name (spec 1.4), as PDH does. All storage is owned here and reused, so
+ * value and status in one pass. Instances pair across samples by process
+ * id where the object has one, else by full PDH name as PDH does (spec 1.4,
+ * identity.h). All storage is owned here and reused, so
  * a warm selection allocates nothing per interval.
  */
+#include "identity.h"
 #include "snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { ID_PROCESS, ID_THREAD, ID_KINDS };
-
-typedef struct id_indices {
-  const uint32_t *index; /* names-owned, or id_standard */
-  size_t count;
-} id_indices;
-
-static const char *const id_names[ID_KINDS] = {"ID Process", "ID Thread"};
-static const uint32_t id_standard[ID_KINDS] = {PD_INDEX_ID_PROCESS,
-                                               PD_INDEX_ID_THREAD};
 
 typedef struct compiled_path {
   char *text;
@@ -59,20 +50,13 @@ struct pd_selection {
 
   /* The older sample's instance for each of the newer sample's instances
    * (by position in the snapshot), looked up once per evaluation however
-   * many paths need it: PAIR_UNKNOWN, PAIR_NONE or the older position. */
+   * many paths need it: PD_PAIR_UNKNOWN, PD_PAIR_NONE, PD_PAIR_BY_NAME or
+   * the older position. */
   int32_t *pair;
   size_t pair_cap;
 
-  /* "ID Process" and "ID Thread": their counter indices, and per object of
-   * the newer sample the counters' positions, ID_UNKNOWN until the first
-   * path that reaches the object looks (once per evaluation). */
-  id_indices ids[ID_KINDS];
-  int32_t *id_pos; /* ID_KINDS per object */
-  size_t id_pos_cap;
+  pd_identity identity; /* ID Process / ID Thread, pairing by them */
 };
-
-enum { PAIR_UNKNOWN = -1, PAIR_NONE = -2 };
-enum { ID_UNKNOWN = -1, ID_NONE = -2 };
 
 pd_selection *pd_selection_new(void) {
   return calloc(1, sizeof(pd_selection));
@@ -94,7 +78,7 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->counters);
   free(sel->seen);
   free(sel->pair);
-  free(sel->id_pos);
+  pd_identity_free(&sel->identity);
   pd_text_free(&sel->text);
   free(sel);
 }
@@ -176,6 +160,10 @@ void pd_selection_set_names(pd_selection *sel, const pd_names *names) {
   sel->resolved = false;
 }
 
+void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by) {
+  sel->identity.pair_by = pair_by;
+}
+
 void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt) {
   if (opt != NULL)
     sel->options = *opt;
@@ -220,13 +208,7 @@ static bool resolve(pd_selection *sel) {
     cp->objects = copy;
     cp->object_count = n;
   }
-  for (int k = 0; k < ID_KINDS; k++) {
-    id_indices *ids = &sel->ids[k];
-    ids->count =
-        sel->names ? pd_names_lookup(sel->names, id_names[k], &ids->index) : 0;
-    if (ids->count == 0) /* not in the table: the standard index */
-      *ids = (id_indices){&id_standard[k], 1};
-  }
+  pd_identity_resolve(&sel->identity, sel->names);
 
   /* The query string: unique indices, ascending, space-separated. */
   size_t total = 0;
@@ -359,37 +341,12 @@ static const pd_counter_def *older_counter(const pd_object *old,
   return NULL;
 }
 
-/* Position of obj's first readable counter carrying identity `kind`, or
- * ID_NONE. */
-static int32_t id_counter(const pd_selection *sel, const pd_object *obj,
-                          int kind) {
-  const id_indices *ids = &sel->ids[kind];
-  for (uint32_t c = 0; c < obj->counter_count && c <= INT32_MAX; c++) {
-    const pd_counter_def *def = &obj->counters[c];
-    if (def->size != 4 && def->size != 8)
-      continue;
-    for (size_t j = 0; j < ids->count; j++)
-      if (def->name_index == ids->index[j])
-        return (int32_t)c;
-  }
-  return ID_NONE;
-}
-
 /* r's pid and tid: the instance's ID Process / ID Thread raw values. */
 static void set_ids(pd_selection *sel, const pd_snapshot *snap,
                     const pd_object *obj, uint32_t obj_pos,
                     const pd_instance *inst, pd_result *r) {
-  int32_t *pos = &sel->id_pos[(size_t)obj_pos * ID_KINDS];
-  if (pos[ID_PROCESS] == ID_UNKNOWN)
-    for (int k = 0; k < ID_KINDS; k++)
-      pos[k] = id_counter(sel, obj, k);
-  uint64_t *value[ID_KINDS] = {&r->pid, &r->tid};
-  bool *has[ID_KINDS] = {&r->has_pid, &r->has_tid};
-  for (int k = 0; k < ID_KINDS; k++) {
-    *has[k] = pos[k] >= 0;
-    *value[k] =
-        *has[k] ? pd_counter_raw(snap, inst, &obj->counters[pos[k]]) : 0;
-  }
+  pd_identity_of(&sel->identity, snap, obj, obj_pos, inst, &r->has_pid, &r->pid,
+                 &r->has_tid, &r->tid);
 }
 
 static pd_result *next_result(pd_selection *sel) {
@@ -500,13 +457,22 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
         if (old->num_instances == -1 && old->instance_count == 1)
           old_inst = &old->instances[0];
       } else {
-        size_t g = (size_t)(&obj->instances[i] - newer->instances);
-        if (sel->pair[g] == PAIR_UNKNOWN) {
-          int64_t at = pd_find_instance(older, old, full);
-          sel->pair[g] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PAIR_NONE;
+        int32_t *pair = &sel->pair[obj->instances - newer->instances];
+        if (pair[i] == PD_PAIR_UNKNOWN) {
+          bool by_id;
+          pd_status s = pd_identity_pair(&sel->identity, older, old, newer, obj,
+                                         obj_pos, pair, &by_id, err);
+          if (s != PD_OK)
+            return s;
+          for (uint32_t k = 0; !by_id && k < obj->instance_count; k++)
+            pair[k] = PD_PAIR_BY_NAME; /* the whole object, once */
         }
-        if (sel->pair[g] >= 0)
-          old_inst = &old->instances[sel->pair[g]];
+        if (pair[i] == PD_PAIR_BY_NAME) {
+          int64_t at = pd_find_instance(older, old, full);
+          pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
+        }
+        if (pair[i] >= 0)
+          old_inst = &old->instances[pair[i]];
       }
     }
     /* Lives in the newer snapshot's arena, like the results' use of it. */
@@ -579,15 +545,8 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
     memset(sel->pair, 0xFF, newer->instance_count * sizeof *sel->pair);
   }
   uint32_t n_objects = pd_snapshot_object_count(newer);
-  if ((size_t)n_objects * ID_KINDS > sel->id_pos_cap) {
-    int32_t *p = realloc(sel->id_pos, (size_t)n_objects * ID_KINDS * sizeof *p);
-    if (p == NULL)
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    sel->id_pos = p;
-    sel->id_pos_cap = (size_t)n_objects * ID_KINDS;
-  }
-  if (n_objects > 0) /* every position ID_UNKNOWN (-1) */
-    memset(sel->id_pos, 0xFF, (size_t)n_objects * ID_KINDS * sizeof(int32_t));
+  if (!pd_identity_begin(&sel->identity, n_objects))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   for (size_t p = 0; p < sel->path_count; p++) {
     compiled_path *cp = &sel->paths[p];
     cp->matches = 0;

@@ -1,0 +1,220 @@
+/* collectd-winperf: instance identity and pairing by it (see identity.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "identity.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { POS_UNKNOWN = -1, POS_NONE = -2 };
+enum { SLOT_EMPTY = -1, SLOT_DUPLICATE = -2 };
+
+static const char *const id_names[PD_ID_KINDS] = {"ID Process", "ID Thread"};
+static const uint32_t id_standard[PD_ID_KINDS] = {PD_INDEX_ID_PROCESS,
+                                                  PD_INDEX_ID_THREAD};
+
+static void table_free(pd_id_table *t) {
+  free(t->pid);
+  free(t->tid);
+  free(t->pos);
+}
+
+void pd_identity_free(pd_identity *id) {
+  free(id->pos);
+  table_free(&id->older);
+  table_free(&id->newer);
+}
+
+void pd_identity_resolve(pd_identity *id, const pd_names *names) {
+  for (int k = 0; k < PD_ID_KINDS; k++) {
+    pd_id_indices *ids = &id->ids[k];
+    ids->count = names ? pd_names_lookup(names, id_names[k], &ids->index) : 0;
+    if (ids->count == 0) {
+      ids->index = &id_standard[k];
+      ids->count = 1;
+    }
+  }
+}
+
+bool pd_identity_begin(pd_identity *id, uint32_t objects) {
+  size_t need = (size_t)objects * PD_ID_KINDS;
+  if (need > id->pos_cap) {
+    int32_t *p = realloc(id->pos, need * sizeof *p);
+    if (p == NULL)
+      return false;
+    id->pos = p;
+    id->pos_cap = need;
+  }
+  if (need > 0) /* every position POS_UNKNOWN (-1) */
+    memset(id->pos, 0xFF, need * sizeof *id->pos);
+  return true;
+}
+
+/* Position of obj's first readable counter carrying identity `kind`. */
+static int32_t id_counter(const pd_identity *id, const pd_object *obj,
+                          int kind) {
+  const pd_id_indices *ids = &id->ids[kind];
+  for (uint32_t c = 0; c < obj->counter_count && c <= INT32_MAX; c++) {
+    const pd_counter_def *def = &obj->counters[c];
+    if (def->size != 4 && def->size != 8)
+      continue;
+    for (size_t j = 0; j < ids->count; j++)
+      if (def->name_index == ids->index[j])
+        return (int32_t)c;
+  }
+  return POS_NONE;
+}
+
+/* The id counters' positions for newer's object obj_pos (cached), or for
+ * any object when obj_pos is UINT32_MAX. */
+static void id_positions(pd_identity *id, const pd_object *obj,
+                         uint32_t obj_pos, int32_t out[PD_ID_KINDS]) {
+  int32_t *pos =
+      obj_pos == UINT32_MAX ? NULL : &id->pos[(size_t)obj_pos * PD_ID_KINDS];
+  if (pos != NULL && pos[PD_ID_PROCESS] != POS_UNKNOWN) {
+    memcpy(out, pos, PD_ID_KINDS * sizeof *out);
+    return;
+  }
+  for (int k = 0; k < PD_ID_KINDS; k++)
+    out[k] = id_counter(id, obj, k);
+  if (pos != NULL)
+    memcpy(pos, out, PD_ID_KINDS * sizeof *out);
+}
+
+void pd_identity_of(pd_identity *id, const pd_snapshot *snap,
+                    const pd_object *obj, uint32_t obj_pos,
+                    const pd_instance *inst, bool *has_pid, uint64_t *pid,
+                    bool *has_tid, uint64_t *tid) {
+  int32_t pos[PD_ID_KINDS];
+  id_positions(id, obj, obj_pos, pos);
+  *has_pid = pos[PD_ID_PROCESS] >= 0;
+  *pid = *has_pid
+             ? pd_counter_raw(snap, inst, &obj->counters[pos[PD_ID_PROCESS]])
+             : 0;
+  *has_tid = pos[PD_ID_THREAD] >= 0;
+  *tid = *has_tid
+             ? pd_counter_raw(snap, inst, &obj->counters[pos[PD_ID_THREAD]])
+             : 0;
+}
+
+static uint32_t key_hash(uint64_t pid, uint64_t tid) {
+  uint64_t h = (pid * 0x9E3779B97F4A7C15u) ^ (tid + 0x632BE59BD9B4E019u);
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9u;
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+static bool table_reset(pd_id_table *t, uint32_t entries) {
+  uint32_t want = 16;
+  while (want < 2 * (uint64_t)entries && want < (1u << 30))
+    want *= 2;
+  if (want > t->cap) {
+    uint64_t *a = realloc(t->pid, want * sizeof *a);
+    if (a != NULL)
+      t->pid = a;
+    uint64_t *b = realloc(t->tid, want * sizeof *b);
+    if (b != NULL)
+      t->tid = b;
+    int32_t *c = realloc(t->pos, want * sizeof *c);
+    if (c != NULL)
+      t->pos = c;
+    if (a == NULL || b == NULL || c == NULL)
+      return false;
+    t->cap = want;
+  }
+  memset(t->pos, 0xFF, t->cap * sizeof *t->pos); /* SLOT_EMPTY */
+  return true;
+}
+
+/* The slot holding (pid, tid), or the empty slot where it would go. */
+static uint32_t table_slot(const pd_id_table *t, uint64_t pid, uint64_t tid) {
+  uint32_t mask = t->cap - 1, s = key_hash(pid, tid) & mask;
+  while (t->pos[s] != SLOT_EMPTY && (t->pid[s] != pid || t->tid[s] != tid))
+    s = (s + 1) & mask;
+  return s;
+}
+
+/* An instance that pairs by its id: not _Total, no zero id. */
+static bool has_usable_id(pd_snapshot *snap, const pd_object *obj, uint32_t i,
+                          uint64_t pid, bool has_tid, uint64_t tid) {
+  if (pid == 0 || (has_tid && tid == 0))
+    return false;
+  const char *own = pd_instance_name(snap, obj, i);
+  return own != NULL && pd_name_casecmp(own, "_Total") != 0;
+}
+
+/* Every instance of obj with a usable id into t; an id seen twice is
+ * marked SLOT_DUPLICATE. */
+static bool fill_table(pd_id_table *t, pd_snapshot *snap, const pd_object *obj,
+                       const int32_t pos[PD_ID_KINDS]) {
+  if (!table_reset(t, obj->instance_count))
+    return false;
+  bool has_tid = pos[PD_ID_THREAD] >= 0;
+  for (uint32_t i = 0; i < obj->instance_count && i <= INT32_MAX; i++) {
+    const pd_instance *in = &obj->instances[i];
+    uint64_t pid = pd_counter_raw(snap, in, &obj->counters[pos[PD_ID_PROCESS]]);
+    uint64_t tid =
+        has_tid ? pd_counter_raw(snap, in, &obj->counters[pos[PD_ID_THREAD]])
+                : 0;
+    if (!has_usable_id(snap, obj, i, pid, has_tid, tid))
+      continue;
+    uint32_t s = table_slot(t, pid, tid);
+    if (t->pos[s] == SLOT_EMPTY) {
+      t->pid[s] = pid;
+      t->tid[s] = tid;
+      t->pos[s] = (int32_t)i;
+    } else
+      t->pos[s] = SLOT_DUPLICATE;
+  }
+  return true;
+}
+
+/* Where instance i of newer's obj finds its older sample. */
+static int32_t pair_one(pd_identity *id, pd_snapshot *older,
+                        const pd_object *old, pd_snapshot *newer,
+                        const pd_object *obj, uint32_t i,
+                        const int32_t pos[PD_ID_KINDS]) {
+  const pd_instance *in = &obj->instances[i];
+  bool has_tid = pos[PD_ID_THREAD] >= 0;
+  uint64_t pid = pd_counter_raw(newer, in, &obj->counters[pos[PD_ID_PROCESS]]);
+  uint64_t tid =
+      has_tid ? pd_counter_raw(newer, in, &obj->counters[pos[PD_ID_THREAD]])
+              : 0;
+  if (!has_usable_id(newer, obj, i, pid, has_tid, tid) ||
+      id->newer.pos[table_slot(&id->newer, pid, tid)] == SLOT_DUPLICATE)
+    return PD_PAIR_BY_NAME;
+  int32_t j = id->older.pos[table_slot(&id->older, pid, tid)];
+  if (j == SLOT_DUPLICATE)
+    return PD_PAIR_BY_NAME;
+  if (j == SLOT_EMPTY)
+    return PD_PAIR_NONE; /* a new process (or thread) */
+  /* A reused id under another name is another process. */
+  const char *now = pd_instance_base_name(newer, obj, i);
+  const char *then = pd_instance_base_name(older, old, (uint32_t)j);
+  if (now == NULL || then == NULL)
+    return PD_PAIR_BY_NAME;
+  return pd_name_casecmp(now, then) == 0 ? j : PD_PAIR_NONE;
+}
+
+pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
+                           const pd_object *old, pd_snapshot *newer,
+                           const pd_object *obj, uint32_t obj_pos,
+                           int32_t *pair, bool *paired, pd_error *err) {
+  *paired = false;
+  if (id->pair_by != PD_PAIR_BY_ID || obj->num_instances == -1)
+    return PD_OK;
+  int32_t pos_new[PD_ID_KINDS], pos_old[PD_ID_KINDS];
+  id_positions(id, obj, obj_pos, pos_new);
+  id_positions(id, old, UINT32_MAX, pos_old);
+  /* Both samples need the same kind of key. */
+  if (pos_new[PD_ID_PROCESS] < 0 || pos_old[PD_ID_PROCESS] < 0 ||
+      (pos_new[PD_ID_THREAD] >= 0) != (pos_old[PD_ID_THREAD] >= 0))
+    return PD_OK;
+  if (!fill_table(&id->older, older, old, pos_old) ||
+      !fill_table(&id->newer, newer, obj, pos_new))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  for (uint32_t i = 0; i < obj->instance_count; i++)
+    pair[i] = pair_one(id, older, old, newer, obj, i, pos_new);
+  *paired = true;
+  return PD_OK;
+}

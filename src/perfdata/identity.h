@@ -1,0 +1,75 @@
+/* collectd-winperf: which process or thread an instance is, and pairing
+ * instances across samples by it (spec 1.4, "Pairing").
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * PDH pairs instances of two samples by full name ("w3wp#1"). When w3wp#1
+ * exits, Windows renumbers w3wp#2 to w3wp#1 and PDH computes a rate from
+ * two different processes. Objects that carry "ID Process" (Process, and
+ * with "ID Thread" Thread, or any object with those counters) are paired
+ * here by that id instead: a renumbered instance keeps its own previous
+ * sample, a new id is a first sample, and a reused id whose base name
+ * (the full name without "#n") differs is a new process. _Total, id 0
+ * (Idle, _Total, idle threads) and an id that occurs twice within one
+ * sample pair by full name, as does every object without such counters.
+ * Owned by the selection; the tables are reused, so a warm evaluation
+ * allocates nothing.
+ */
+#ifndef PD_IDENTITY_H
+#define PD_IDENTITY_H
+
+#include "snapshot.h"
+
+enum { PD_ID_PROCESS, PD_ID_THREAD, PD_ID_KINDS };
+
+/* Pairing results, per instance of the newer sample. */
+enum {
+  PD_PAIR_UNKNOWN = -1, /* not looked up yet */
+  PD_PAIR_NONE = -2,    /* no older sample: first sample */
+  PD_PAIR_BY_NAME = -3, /* look it up by full name */
+};
+
+typedef struct pd_id_indices {
+  const uint32_t *index; /* names-owned, or the standard index */
+  size_t count;
+} pd_id_indices;
+
+/* One sample's keys of one object: open addressing on (pid, tid). */
+typedef struct pd_id_table {
+  uint64_t *pid, *tid;
+  int32_t *pos; /* instance position; PD_ID_SLOT_EMPTY or _DUPLICATE */
+  uint32_t cap; /* power of two */
+} pd_id_table;
+
+typedef struct pd_identity {
+  pd_pair_by pair_by;
+  /* Counter name indices carrying each id (names table, else standard). */
+  pd_id_indices ids[PD_ID_KINDS];
+  /* Per object of the newer sample, the positions of its id counters:
+   * -1 until first looked at in this evaluation, -2 when it has none. */
+  int32_t *pos;
+  size_t pos_cap;
+  pd_id_table older, newer;
+} pd_identity;
+
+void pd_identity_free(pd_identity *id);
+/* Which counter indices carry the ids (after the names table changed). */
+void pd_identity_resolve(pd_identity *id, const pd_names *names);
+/* Start an evaluation of a sample with `objects` objects. */
+bool pd_identity_begin(pd_identity *id, uint32_t objects);
+
+/* The instance's pid and tid, when its object has those counters. */
+void pd_identity_of(pd_identity *id, const pd_snapshot *snap,
+                    const pd_object *obj, uint32_t obj_pos,
+                    const pd_instance *inst, bool *has_pid, uint64_t *pid,
+                    bool *has_tid, uint64_t *tid);
+
+/* Pair every instance of `obj` (position obj_pos in newer) with `old` in
+ * older: pair[i] for i < obj->instance_count gets an older position,
+ * PD_PAIR_NONE or PD_PAIR_BY_NAME. Returns PD_OK without touching pair
+ * when the object has no ID Process counter or pairing is by name. */
+pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
+                           const pd_object *old, pd_snapshot *newer,
+                           const pd_object *obj, uint32_t obj_pos,
+                           int32_t *pair, bool *paired, pd_error *err);
+
+#endif
