@@ -1,4 +1,4 @@
-/* collectd-winperf: `winperf query`: formatted counter values.
+/* collectd-winperf: `winperf query` over one or two blob files.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Paths (spec 4.2) go into one pd_selection, evaluated over one or two

@@ -5,23 +5,30 @@
 # option the command takes. The expected lists are written here by hand from
 # winperf(1) and the commands' option parsing, not read from winperf; a
 # build with the remote helper (configure found libsmbclient) also has
-# `query --remote` and `capture --remote`.
+# `query --remote` and `capture --remote`. WINPERF_HELP_PLATFORM=windows
+# checks a Windows build instead (WINPERF: a wrapper that runs winperf.exe,
+# e.g. under Wine): capture, the live query and query-v2.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/cli/lib.sh"
 precheck
 
-if grep -qx 'S\["BUILD_REMOTE_TRUE"\]=""' "$top_builddir/config.status"; then
+if [ "${WINPERF_HELP_PLATFORM:-}" = windows ]; then
+  remote=windows
+  COMMANDS="dump query capture query-v2"
+elif grep -qx 'S\["BUILD_REMOTE_TRUE"\]=""' "$top_builddir/config.status"; then
   remote=yes
   COMMANDS="dump query capture"
 else
   remote=no
   COMMANDS="dump query"
 fi
-diag "remote helper built: $remote"
+diag "build: $remote (yes: Linux with the remote helper, no: without, windows)"
 
 DUMP_OPTS="--json --names -n --help -h"
 QUERY_OPTS="--json --names -n --multi-timer=reskit|msdn --cap100 --help -h"
 REMOTE_OPTS="--remote --port --user --credentials --timeout --buffer-size --helper"
 CAPTURE_OPTS="--dir --objects --count --interval"
+REGISTRY_OPTS="--interval --count --buffer-size --max-buffer --verbose"
+V2_OPTS="--set --counter --instance"
 
 # has_word FILE WORD: WORD appears in FILE delimited by space, comma, '['
 # or the line's start/end (so --names does not match --names-x).
@@ -39,7 +46,10 @@ for cmd in $COMMANDS; do
   grep -q "^winperf $cmd " "$TMP/help"
   ok $? "--help shows the synopsis of $cmd"
 done
-if [ "$remote" = yes ]; then
+if [ "$remote" = windows ]; then
+  grep -q '^winperf query \[--interval S\]' "$TMP/help"
+  ok $? "--help shows the live query"
+elif [ "$remote" = yes ]; then
   grep -q '^winperf query --remote HOST' "$TMP/help" &&
     grep -q '^winperf capture --remote HOST' "$TMP/help"
   ok $? "--help shows query --remote and capture --remote"
@@ -55,6 +65,9 @@ opts_of() {
   query:yes) echo "$QUERY_OPTS $REMOTE_OPTS --interval" ;;
   query:no) echo "$QUERY_OPTS" ;;
   capture:yes) echo "$REMOTE_OPTS $CAPTURE_OPTS --help -h" ;;
+  query:windows) echo "$QUERY_OPTS $REGISTRY_OPTS" ;;
+  capture:windows) echo "$CAPTURE_OPTS $REGISTRY_OPTS --help -h" ;;
+  query-v2:windows) echo "$V2_OPTS $REGISTRY_OPTS --help -h" ;;
   esac
 }
 
@@ -76,7 +89,10 @@ run query -h
 check_is "query -h: exit 0" "$rc" 0
 grep -q '^Usage: winperf query ' "$TMP/out"
 ok $? "query -h prints the query usage"
-if [ "$remote" = yes ]; then
+if [ "$remote" = windows ]; then
+  run query --remote HOST '\2\6'
+  check_error "query --remote on Windows"
+elif [ "$remote" = yes ]; then
   run query --remote HOST --help
   check_is "query --remote HOST --help: help, no connection attempt" \
     "$rc:$(head -n 1 "$TMP/out" | cut -c1-20)" "0:Usage: winperf query"
