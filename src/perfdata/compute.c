@@ -114,13 +114,165 @@ static bool uses_older_base(uint32_t type) {
   }
 }
 
-/* The formula of one named, numeric type whose samples are present. */
+/* One function per row of the spec 3 table, each given a named, numeric
+ * type of its row whose samples are present. */
+
+/* dN / (dD / F): COUNTER_COUNTER, COUNTER_BULK_COUNT, SAMPLE_COUNTER. */
+static pd_value_status per_second(uint32_t type, const pd_sample *o,
+                                  const pd_sample *n, double *v) {
+  double dn = 0, dd = 0, f = 0;
+  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, &f);
+  if (st == PD_VALUE_OK)
+    *v = dn / (dd / f);
+  return st;
+}
+
+/* dN / dD: the QUEUELEN types; 100NS_QUEUELEN too has no time-base factor
+ * (spec 3.2). */
+static pd_value_status queue_length(uint32_t type, const pd_sample *o,
+                                    const pd_sample *n, double *v) {
+  double dn = 0, dd = 0;
+  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
+  if (st == PD_VALUE_OK)
+    *v = dn / dd;
+  return st;
+}
+
+/* 100 dN / dD: COUNTER_TIMER, 100NSEC_TIMER and OBJ_TIME_TIMER, the last
+ * on the object's clock as PDH (spec 3.2). */
+static pd_value_status timer(uint32_t type, const pd_sample *o,
+                             const pd_sample *n, double *v) {
+  double dn = 0, dd = 0;
+  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
+  if (st == PD_VALUE_OK)
+    *v = 100.0 * dn / dd;
+  return st;
+}
+
+/* 100 (1 - dN / dD): COUNTER_TIMER_INV, 100NSEC_TIMER_INV. */
+static pd_value_status timer_inv(uint32_t type, const pd_sample *o,
+                                 const pd_sample *n, double *v) {
+  double dn = 0, dd = 0;
+  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
+  if (st == PD_VALUE_OK)
+    *v = 100.0 * (1.0 - dn / dd);
+  return st;
+}
+
+/* 100 (dN / dD) / B1: 100NSEC_MULTI_TIMER, and COUNTER_MULTI_TIMER unless
+ * the MSDN sample's 100 (dN / (dD / F)) / B1 is asked for (spec 3.2: that
+ * F applies to COUNTER_MULTI_TIMER only). Multi count 0: 0 (spec 3.1). */
+static pd_value_status multi_timer(uint32_t type, const pd_sample *o,
+                                   const pd_sample *n,
+                                   const pd_calc_options *opt, double *v) {
+  double dn = 0, dd = 0, f = 0;
+  bool msdn = type == PD_COUNTER_MULTI_TIMER &&
+              opt->multi_timer == PD_MULTI_TIMER_MSDN_SAMPLE;
+  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, msdn ? &f : NULL);
+  if (st != PD_VALUE_OK || n->base == 0)
+    return st;
+  *v = msdn ? 100.0 * (dn / (dd / f)) / (double)n->base
+            : 100.0 * (dn / dd) / (double)n->base;
+  return st;
+}
+
+/* 100 (B1 - dN / dD), not divided by B1 (spec 3.2): COUNTER_MULTI_TIMER_INV,
+ * 100NSEC_MULTI_TIMER_INV. Multi count 0: 0 (spec 3.1). */
+static pd_value_status multi_timer_inv(uint32_t type, const pd_sample *o,
+                                       const pd_sample *n, double *v) {
+  double dn = 0, dd = 0;
+  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
+  if (st != PD_VALUE_OK || n->base == 0)
+    return st;
+  *v = 100.0 * ((double)n->base - dn / dd);
+  return st;
+}
+
+/* dN and dB, in that order of checks, of the types over operations. */
+static pd_value_status base_deltas(const pd_sample *o, const pd_sample *n,
+                                   double *dn, double *db) {
+  pd_value_status st = delta_u64(o->value, n->value, dn);
+  if (st == PD_VALUE_OK)
+    st = delta_u64(o->base, n->base, db);
+  return st;
+}
+
+/* 100 dN / dB: SAMPLE_FRACTION. dB 0, no operations: 0 (spec 3.1). */
+static pd_value_status sample_fraction(const pd_sample *o, const pd_sample *n,
+                                       double *v) {
+  double dn = 0, db = 0;
+  pd_value_status st = base_deltas(o, n, &dn, &db);
+  if (st == PD_VALUE_OK && db != 0)
+    *v = 100.0 * dn / db;
+  return st;
+}
+
+/* 100 N1 / B1: RAW_FRACTION, LARGE_RAW_FRACTION. B1 0: 0 (spec 3.1). */
+static pd_value_status raw_fraction(const pd_sample *n, double *v) {
+  if (n->base != 0)
+    *v = 100.0 * (double)n->value / (double)n->base;
+  return PD_VALUE_OK;
+}
+
+/* (dN / F) / dB: AVERAGE_TIMER, F of its time base (TICK: block PerfFreq,
+ * spec 3). dB 0: 0 (spec 3.1). */
+static pd_value_status average_timer(uint32_t type, const pd_sample *o,
+                                     const pd_sample *n, double *v) {
+  double dn = 0, db = 0, f = 0;
+  int64_t d;
+  pd_value_status st = clock_of(type, n, &d, &f);
+  if (st == PD_VALUE_OK)
+    st = base_deltas(o, n, &dn, &db);
+  if (st == PD_VALUE_OK && db != 0)
+    *v = (dn / f) / db;
+  return st;
+}
+
+/* dN / dB: AVERAGE_BULK. dB 0: 0 (spec 3.1). */
+static pd_value_status average_bulk(const pd_sample *o, const pd_sample *n,
+                                    double *v) {
+  double dn = 0, db = 0;
+  pd_value_status st = base_deltas(o, n, &dn, &db);
+  if (st == PD_VALUE_OK && db != 0)
+    *v = dn / db;
+  return st;
+}
+
+/* (D - N1) / F: ELAPSED_TIME, N1 a start time on the type's own clock. A
+ * start after "now" is a difference going backwards: NEGATIVE. */
+static pd_value_status elapsed_time(uint32_t type, const pd_sample *n,
+                                    double *v) {
+  double f = 0;
+  int64_t d;
+  pd_value_status st = clock_of(type, n, &d, &f);
+  if (st != PD_VALUE_OK)
+    return st;
+  if (d < 0 || (uint64_t)d < n->value)
+    return PD_VALUE_NEGATIVE;
+  *v = (double)((uint64_t)d - n->value) / f;
+  return PD_VALUE_OK;
+}
+
+/* 100 dN / dD: the PRECISION timers, D the PRECISION_TIMESTAMP in the base
+ * field; it not advancing is a time delta <= 0 (spec 3.1), not a negative
+ * base. */
+static pd_value_status precision_timer(const pd_sample *o, const pd_sample *n,
+                                       double *v) {
+  double dn = 0;
+  pd_value_status st = delta_u64(o->value, n->value, &dn);
+  if (st != PD_VALUE_OK)
+    return st;
+  if (n->base <= o->base)
+    return PD_VALUE_NO_TIME_DELTA;
+  *v = 100.0 * dn / (double)(n->base - o->base);
+  return PD_VALUE_OK;
+}
+
+/* The formula of one named, numeric type whose samples are present: the
+ * rows of the spec 3 table, in its order. */
 static pd_value_status formula(uint32_t type, const pd_sample *o,
                                const pd_sample *n, const pd_calc_options *opt,
                                double *v) {
-  double dn = 0, dd = 0, db = 0, f = 0;
-  pd_value_status st;
-
   switch (type) {
   case PD_COUNTER_RAWCOUNT:
   case PD_COUNTER_LARGE_RAWCOUNT:
@@ -128,117 +280,46 @@ static pd_value_status formula(uint32_t type, const pd_sample *o,
   case PD_COUNTER_LARGE_RAWCOUNT_HEX:
     *v = (double)n->value; /* N1 */
     return PD_VALUE_OK;
-
   case PD_COUNTER_DELTA:
   case PD_COUNTER_LARGE_DELTA:
     return delta_u64(o->value, n->value, v); /* dN */
-
   case PD_COUNTER_COUNTER:
   case PD_COUNTER_BULK_COUNT:
   case PD_SAMPLE_COUNTER:
-    st = rate_inputs(type, o, n, &dn, &dd, &f);
-    if (st == PD_VALUE_OK)
-      *v = dn / (dd / f); /* dN / (dD / F) */
-    return st;
-
+    return per_second(type, o, n, v);
   case PD_COUNTER_QUEUELEN_TYPE:
   case PD_COUNTER_LARGE_QUEUELEN_TYPE:
-  case PD_COUNTER_100NS_QUEUELEN_TYPE: /* spec 3.2: no time-base factor */
+  case PD_COUNTER_100NS_QUEUELEN_TYPE:
   case PD_COUNTER_OBJ_TIME_QUEUELEN_TYPE:
-    st = rate_inputs(type, o, n, &dn, &dd, NULL);
-    if (st == PD_VALUE_OK)
-      *v = dn / dd; /* dN / dD */
-    return st;
-
+    return queue_length(type, o, n, v);
   case PD_COUNTER_TIMER:
   case PD_100NSEC_TIMER:
-  case PD_OBJ_TIME_TIMER: /* spec 3.2: the object's clock, as PDH */
-    st = rate_inputs(type, o, n, &dn, &dd, NULL);
-    if (st == PD_VALUE_OK)
-      *v = 100.0 * dn / dd;
-    return st;
-
+  case PD_OBJ_TIME_TIMER:
+    return timer(type, o, n, v);
   case PD_COUNTER_TIMER_INV:
   case PD_100NSEC_TIMER_INV:
-    st = rate_inputs(type, o, n, &dn, &dd, NULL);
-    if (st == PD_VALUE_OK)
-      *v = 100.0 * (1.0 - dn / dd);
-    return st;
-
+    return timer_inv(type, o, n, v);
   case PD_COUNTER_MULTI_TIMER:
-  case PD_100NSEC_MULTI_TIMER: {
-    /* Spec 3.2: the MSDN sample's F applies to COUNTER_MULTI_TIMER only;
-     * the 100ns variant is 100 (dN / dD) / B1 everywhere. */
-    bool msdn = type == PD_COUNTER_MULTI_TIMER &&
-                opt->multi_timer == PD_MULTI_TIMER_MSDN_SAMPLE;
-    st = rate_inputs(type, o, n, &dn, &dd, msdn ? &f : NULL);
-    if (st != PD_VALUE_OK || n->base == 0) /* multi count 0: value 0 */
-      return st;
-    *v = msdn ? 100.0 * (dn / (dd / f)) / (double)n->base
-              : 100.0 * (dn / dd) / (double)n->base;
-    return st;
-  }
-
+  case PD_100NSEC_MULTI_TIMER:
+    return multi_timer(type, o, n, opt, v);
   case PD_COUNTER_MULTI_TIMER_INV:
   case PD_100NSEC_MULTI_TIMER_INV:
-    st = rate_inputs(type, o, n, &dn, &dd, NULL);
-    if (st != PD_VALUE_OK || n->base == 0)
-      return st;
-    *v = 100.0 * ((double)n->base - dn / dd); /* spec 3.2: not / B1 */
-    return st;
-
+    return multi_timer_inv(type, o, n, v);
   case PD_SAMPLE_FRACTION:
-  case PD_AVERAGE_BULK:
-  case PD_AVERAGE_TIMER: {
-    /* AVERAGE_TIMER: (dN / F) / dB, F of its time base (TICK: block
-     * PerfFreq, spec 3). */
-    int64_t d;
-    st = type == PD_AVERAGE_TIMER ? clock_of(type, n, &d, &f) : PD_VALUE_OK;
-    if (st == PD_VALUE_OK)
-      st = delta_u64(o->value, n->value, &dn);
-    if (st == PD_VALUE_OK)
-      st = delta_u64(o->base, n->base, &db);
-    if (st != PD_VALUE_OK || db == 0) /* no operations: 0 (spec 3.1) */
-      return st;
-    *v = type == PD_SAMPLE_FRACTION ? 100.0 * dn / db
-         : type == PD_AVERAGE_TIMER ? (dn / f) / db
-                                    : dn / db;
-    return st;
-  }
-
+    return sample_fraction(o, n, v);
   case PD_RAW_FRACTION:
   case PD_LARGE_RAW_FRACTION:
-    if (n->base != 0) /* base 0: 0 (spec 3.1) */
-      *v = 100.0 * (double)n->value / (double)n->base;
-    return PD_VALUE_OK;
-
-  case PD_ELAPSED_TIME: {
-    /* (D - N1) / F: N1 is a start time on the type's own clock. A start
-     * after "now" is a difference going backwards: NEGATIVE. */
-    int64_t d;
-    st = clock_of(type, n, &d, &f);
-    if (st != PD_VALUE_OK)
-      return st;
-    if (d < 0 || (uint64_t)d < n->value)
-      return PD_VALUE_NEGATIVE;
-    *v = (double)((uint64_t)d - n->value) / f;
-    return PD_VALUE_OK;
-  }
-
+    return raw_fraction(n, v);
+  case PD_AVERAGE_TIMER:
+    return average_timer(type, o, n, v);
+  case PD_AVERAGE_BULK:
+    return average_bulk(o, n, v);
+  case PD_ELAPSED_TIME:
+    return elapsed_time(type, n, v);
   case PD_PRECISION_SYSTEM_TIMER:
   case PD_PRECISION_100NS_TIMER:
   case PD_PRECISION_OBJECT_TIMER:
-    /* D is the PRECISION_TIMESTAMP in the base field; it not advancing is
-     * a time delta <= 0 (spec 3.1), not a negative base. */
-    st = delta_u64(o->value, n->value, &dn);
-    if (st != PD_VALUE_OK)
-      return st;
-    if (n->base <= o->base)
-      return PD_VALUE_NO_TIME_DELTA;
-    dd = (double)(n->base - o->base);
-    *v = 100.0 * dn / dd;
-    return PD_VALUE_OK;
-
+    return precision_timer(o, n, v);
   default:
     return PD_VALUE_UNKNOWN_TYPE;
   }
