@@ -84,6 +84,7 @@ typedef struct cli_common {
   bool json;
   const char *names_file;
   pd_calc_options calc; /* with CLI_CALC_LONGOPTS; zero = the defaults */
+  pd_pair_by pair_by;   /* --pair-by id|name; zero = by id */
 } cli_common;
 
 #define CLI_COMMON_SHORTOPTS ":jn:h"
@@ -92,12 +93,14 @@ typedef struct cli_common {
     "help", no_argument, NULL, 'h'                                             \
   }
 #define CLI_CONTINUE (-1)
-/* --multi-timer=reskit|msdn and --cap100 (pd_calc_options), for the
+/* --multi-timer=reskit|msdn, --cap100 (pd_calc_options) and --pair-by
+ * id|name (pd_selection_set_pairing), for the
  * subcommands that compute values; also handled by cli_common_option. */
-enum { CLI_OPT_MULTI_TIMER = 256, CLI_OPT_CAP100 };
+enum { CLI_OPT_MULTI_TIMER = 256, CLI_OPT_CAP100, CLI_OPT_PAIR_BY };
 #define CLI_CALC_LONGOPTS                                                      \
-  {"multi-timer", required_argument, NULL, CLI_OPT_MULTI_TIMER}, {             \
-    "cap100", no_argument, NULL, CLI_OPT_CAP100                                \
+  {"multi-timer", required_argument, NULL, CLI_OPT_MULTI_TIMER},               \
+      {"cap100", no_argument, NULL, CLI_OPT_CAP100}, {                         \
+    "pair-by", required_argument, NULL, CLI_OPT_PAIR_BY                        \
   }
 
 /* Handle getopt_long's `c` for `command`: --json, --names, --multi-timer

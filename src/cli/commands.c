@@ -26,6 +26,9 @@ static const cli_option_doc calc_opts[] = {
     {"--multi-timer=reskit|msdn",
      "formula for PERF_COUNTER_MULTI_TIMER (default reskit)"},
     {"--cap100", "clamp percentages at 100, as PDH does"},
+    {"--pair-by id|name",
+     "pair instances of two samples by process id where the object has one "
+     "(default), or by full name as PDH does"},
     {NULL, NULL},
 };
 
@@ -100,7 +103,7 @@ static const cli_command commands[] = {
      NULL,
      cmd_query,
      "[--json] [--names FILE] [--multi-timer=reskit|msdn] [--cap100] "
-     "[OLDER] NEWER PATH...",
+     "[--pair-by id|name] [OLDER] NEWER PATH...",
      "the formatted value of every counter the paths match",
      {common_opts, calc_opts}},
 #ifdef WINPERF_REMOTE

@@ -15,9 +15,15 @@
 
 bool cli_live_query_wanted(int argc, char **argv) {
   /* options whose value is the next argument */
-  static const char *const with_value[] = {
-      "--names",       "-n",           "--interval",    "--count",
-      "--buffer-size", "--max-buffer", "--multi-timer", NULL};
+  static const char *const with_value[] = {"--names",
+                                           "-n",
+                                           "--interval",
+                                           "--count",
+                                           "--buffer-size",
+                                           "--max-buffer",
+                                           "--multi-timer",
+                                           "--pair-by",
+                                           NULL};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) {
@@ -121,6 +127,7 @@ static int parse_command_line(live_query *q, int argc, char **argv) {
   if (pd_selection_path_count(q->sel) == 0)
     return cli_error("query: no counter path given (paths start with '\\')");
   pd_selection_set_options(q->sel, &q->opt.calc);
+  pd_selection_set_pairing(q->sel, q->opt.pair_by);
   return CLI_CONTINUE;
 }
 

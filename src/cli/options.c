@@ -28,6 +28,15 @@ int cli_common_option(int c, cli_common *opt, const char *command,
   case CLI_OPT_CAP100:
     opt->calc.cap100 = true;
     return CLI_CONTINUE;
+  case CLI_OPT_PAIR_BY:
+    if (strcmp(optarg, "id") == 0)
+      opt->pair_by = PD_PAIR_BY_ID;
+    else if (strcmp(optarg, "name") == 0)
+      opt->pair_by = PD_PAIR_BY_FULL_NAME;
+    else
+      return cli_error("%s: --pair-by: '%s' is not 'id' or 'name'", command,
+                       optarg);
+    return CLI_CONTINUE;
   case 'h':
     return CLI_SHOW_HELP;
   case ':':

@@ -68,6 +68,7 @@ int cmd_query(int argc, char **argv) {
     pd_selection_set_names(sel, names);
   }
   pd_selection_set_options(sel, &opt.calc);
+  pd_selection_set_pairing(sel, opt.pair_by);
   for (size_t i = 0; i < nblobs; i++)
     if (!cli_blob_load(&blobs[i]))
       goto out;

@@ -130,7 +130,9 @@ static int parse_args(int argc, char **argv, remote_args *a) {
       /* For `winperf query`; remember --names, keep option values. */
       bool names = strcmp(arg, "--names") == 0 || strcmp(arg, "-n") == 0;
       a->pass[a->npass++] = argv[i];
-      if ((names || strcmp(arg, "--multi-timer") == 0) && i + 1 < argc) {
+      bool valued =
+          strcmp(arg, "--multi-timer") == 0 || strcmp(arg, "--pair-by") == 0;
+      if ((names || valued) && i + 1 < argc) {
         if (names)
           a->names_file = argv[i + 1];
         a->pass[a->npass++] = argv[++i];

@@ -3,7 +3,8 @@
  *
  * Usage: mkblobs OUTDIR. Writes rich1.blob/rich2.blob (little-endian) and
  * rich-be1.blob/rich-be2.blob (the same, big-endian), ids.blob and
- * ids-be.blob (identity counters), built with the
+ * ids-be.blob (identity counters), renumber1.blob and renumber2.blob
+ * (a renumbered process), built with the
  * test-side encoder (never the decoder). Between the two samples PerfTime
  * and PerfTime100nSec both advance by 2e7 (2 s at PerfFreq 1e7). Expected
  * values, by hand (spec 3, 3.3), are in tests/cli/rich.sh:
@@ -144,6 +145,31 @@ static enc_blob *build_ids(bool big_endian) {
   return b;
 }
 
+/* renumber1.blob and renumber2.blob, 1 s apart (PerfTime100nSec +1e7):
+ * 230 Process, 6 PERF_100NSEC_TIMER, 784 ID Process. w3wp#1 (pid 20)
+ * exits; Windows renumbers w3wp#2 (pid 30) to w3wp#1.
+ *   sample 1: w3wp pid 10 1e6, w3wp#1 pid 20 2e6, w3wp#2 pid 30 3e6
+ *   sample 2: w3wp pid 10 6e6, w3wp#1 pid 30 5.5e6
+ * By id: w3wp 100 * 5e6 / 1e7 = 50, w3wp#1 100 * 2.5e6 / 1e7 = 25.
+ * By name (PDH): w3wp#1 100 * (5.5e6 - 2e6) / 1e7 = 35. */
+static enc_blob *build_renumber(int sample) {
+  enc_blob *b = enc_new("HOST");
+  enc_set_clock(b, 1000000000, 10000000,
+                INT64_C(133485408000000000) + (sample == 2 ? 10000000 : 0));
+  enc_object *proc = enc_add_object(b, 230, ENC_MULTI_INSTANCE);
+  uint32_t cpu = enc_add_counter(proc, 6, PD_100NSEC_TIMER);
+  uint32_t pid = enc_add_counter(proc, 784, PD_COUNTER_RAWCOUNT);
+  static const uint64_t pids1[] = {10, 20, 30},
+                        cpu1[] = {1000000, 2000000, 3000000};
+  static const uint64_t pids2[] = {10, 30}, cpu2[] = {6000000, 5500000};
+  for (uint32_t i = 0; i < (sample == 1 ? 3u : 2u); i++) {
+    uint32_t k = enc_add_instance(proc, "w3wp");
+    enc_set_value(proc, k, cpu, sample == 1 ? cpu1[i] : cpu2[i]);
+    enc_set_value(proc, k, pid, sample == 1 ? pids1[i] : pids2[i]);
+  }
+  return b;
+}
+
 static int write_blob(enc_blob *b, const char *dir, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -175,6 +201,12 @@ int main(int argc, char **argv) {
     enc_blob *ids = build_ids(be);
     ok &= write_blob(ids, argv[1], be ? "ids-be.blob" : "ids.blob");
     enc_free(ids);
+  }
+  for (int sample = 1; sample <= 2; sample++) {
+    enc_blob *b = build_renumber(sample);
+    ok &= write_blob(b, argv[1],
+                     sample == 1 ? "renumber1.blob" : "renumber2.blob");
+    enc_free(b);
   }
   return ok ? 0 : 1;
 }
