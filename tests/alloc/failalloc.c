@@ -4,6 +4,7 @@
 #include "failalloc.h"
 
 #include <errno.h>
+#include <execinfo.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,12 +112,25 @@ unsigned long failalloc_failures(void) {
   return failures;
 }
 
+/* FAILALLOC_BACKTRACE=N: print the stack of the injected failure of
+ * allocation N (addresses; resolve with addr2line -f -e PROGRAM). */
+static void maybe_backtrace(void) {
+  const char *env = getenv("FAILALLOC_BACKTRACE");
+  if (env == NULL || strtoul(env, NULL, 10) != calls)
+    return;
+  void *frames[32];
+  int n = backtrace(frames, 32);
+  fprintf(stderr, "failalloc: allocation %lu failed here:\n", calls);
+  backtrace_symbols_fd(frames, n, 2);
+}
+
 /* Count one allocation call; true when it is to fail. */
 static bool should_fail(void) {
   calls++;
   if (fail_at != 0 &&
       (calls == fail_at || (fail_persistent && calls > fail_at))) {
     failures++;
+    maybe_backtrace();
     errno = ENOMEM;
     return true;
   }
