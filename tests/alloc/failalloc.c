@@ -240,18 +240,40 @@ static bool run_once(failalloc_op op, void *ctx, unsigned long n,
          WEXITSTATUS(*wstatus) == 0;
 }
 
-static void diag_bad(const char *name, unsigned long *shown, const char *fmt,
-                     ...) __attribute__((format(printf, 3, 4)));
-static void diag_bad(const char *name, unsigned long *shown, const char *fmt,
-                     ...) {
-  if (++*shown > 6)
-    return;
+/* Up to 8 diagnostics per sweep, one per kind of failure: a message is
+ * shown only when it differs from those shown before in more than its
+ * digits (which allocation, which line), so a long run of the same bug
+ * takes one line and a second bug still gets its own. */
+typedef struct diag_state {
+  unsigned long shown;
+  char seen[8][160];
+} diag_state;
+
+static void shape_of(const char *msg, char *out, size_t cap) {
+  size_t n = 0;
+  for (; *msg && n + 1 < cap; msg++)
+    if (*msg < '0' || *msg > '9')
+      out[n++] = *msg;
+  out[n] = '\0';
+}
+
+static void diag_bad(const char *name, diag_state *d, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void diag_bad(const char *name, diag_state *d, const char *fmt, ...) {
+  char msg[512], shape[160];
   va_list ap;
-  printf("#   %s: ", name);
   va_start(ap, fmt);
-  vprintf(fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  printf("\n");
+  shape_of(msg, shape, sizeof shape);
+  unsigned long kinds = d->shown < 8 ? d->shown : 8;
+  for (unsigned long i = 0; i < kinds; i++)
+    if (strcmp(d->seen[i], shape) == 0)
+      return;
+  if (d->shown >= 8)
+    return;
+  memcpy(d->seen[d->shown++], shape, sizeof shape);
+  printf("#   %s: %s\n", name, msg);
 }
 
 void failalloc_sweep(const char *name, failalloc_op op, void *ctx,
@@ -261,7 +283,8 @@ void failalloc_sweep(const char *name, failalloc_op op, void *ctx,
   if (max_runs == 0)
     max_runs = 100000;
   const char *mode = persistent ? "persistent" : "once";
-  unsigned long shown = 0;
+  diag_state shown;
+  memset(&shown, 0, sizeof shown);
   run_outcome o;
   int ws = 0;
   if (!run_once(op, ctx, 0, persistent, &o, &ws)) {

@@ -16,11 +16,17 @@
  * failure leaves no half-updated state), and when nothing is left
  * allocated after the cleanup. libperfdata and the encoder are linked
  * statically, so every allocation they make goes through the shim.
+ *
+ * The V2 (PerfLib) path gets the same: pd_v2_counterset_parse,
+ * pd_v2_data_decode of two answers and pd_v2_evaluate, with bytes laid out
+ * per perfdata_v2.h's structures.
  */
 #include "encoder.h"
 #include "failalloc.h"
 #include "perfdata.h"
+#include "perfdata_v2.h"
 #include "tap.h"
+#include "failalloc_tap.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -183,6 +189,9 @@ static void *new_snapshot(void) {
 static void *new_selection(void) {
   return pd_selection_new();
 }
+static void *new_v2_data(void) {
+  return pd_v2_data_new();
+}
 
 static void append(char *buf, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -262,6 +271,29 @@ static void pipeline(fixture *f, run *r) {
   pd_snapshot_free(snap[1]);
 }
 
+/* A run's verdict: broken, different results, or how it ended. */
+static failalloc_result verdict(run *r, const char *want, char *why,
+                                size_t whylen) {
+  if (r->broken)
+    return FA_BROKEN;
+  if (strcmp(r->got, want) != 0) {
+    /* Show the first line that differs. */
+    const char *a = r->got, *b = want, *line = r->got;
+    while (*a && *a == *b) {
+      if (*a == '\n')
+        line = a + 1;
+      a++, b++;
+    }
+    size_t off = (size_t)(line - r->got);
+    snprintf(why, whylen,
+             "after %s failed, results differ: \"%.*s\", want \"%.*s\"",
+             r->step[0] ? r->step : "no step", (int)strcspn(line, "\n"), line,
+             (int)strcspn(want + off, "\n"), want + off);
+    return FA_BROKEN;
+  }
+  return r->failed ? FA_CLEAN_ERROR : FA_SUCCESS;
+}
+
 static failalloc_result op_pipeline(void *ctx, char *why, size_t whylen) {
   fixture *f = ctx;
   run r;
@@ -269,46 +301,134 @@ static failalloc_result op_pipeline(void *ctx, char *why, size_t whylen) {
   r.why = why;
   r.whylen = whylen;
   pipeline(f, &r);
-  if (r.broken)
-    return FA_BROKEN;
-  if (strcmp(r.got, f->want) != 0) {
-    /* Show the first line that differs. */
-    const char *a = r.got, *b = f->want, *line = r.got;
-    while (*a && *a == *b) {
-      if (*a == '\n')
-        line = a + 1;
-      a++, b++;
-    }
-    size_t off = (size_t)(line - r.got);
-    snprintf(why, whylen,
-             "after %s failed, results differ: \"%.*s\", "
-             "want \"%.*s\"",
-             r.step[0] ? r.step : "no step", (int)strcspn(line, "\n"), line,
-             (int)strcspn(f->want + off, "\n"), f->want + off);
-    return FA_BROKEN;
+  return verdict(&r, f->want, why, whylen);
+}
+
+/* -------------------------------------------------------- the V2 path */
+
+/* A PERF_COUNTERSET_REG_INFO with two counters: 100NSEC_TIMER (id 2) and
+ * RAWCOUNT (id 4). */
+static size_t v2_counterset(uint8_t *b) {
+  memset(b, 0, 32 + 2 * 48);
+  for (int i = 0; i < 16; i++)
+    b[i] = (uint8_t)(0x30 + i); /* the GUID */
+  enc_put32(b, 20, 100, false); /* DetailLevel */
+  enc_put32(b, 24, 2, false);   /* NumCounters */
+  enc_put32(b, 28, 2, false);   /* multiple instances */
+  static const uint32_t id[2] = {2, 4},
+                        type[2] = {PD_100NSEC_TIMER, PD_COUNTER_RAWCOUNT};
+  for (size_t c = 0; c < 2; c++) {
+    uint8_t *r = b + 32 + 48 * c;
+    enc_put32(r, 0, id[c], false);
+    enc_put32(r, 4, type[c], false);
+    enc_put32(r, 16, 100, false); /* DetailLevel */
+    for (size_t k = 24; k < 40; k += 4)
+      enc_put32(r, k, PD_V2_NO_ID, false); /* base, time, freq, multi */
   }
-  return r.failed ? FA_CLEAN_ERROR : FA_SUCCESS;
+  return 32 + 2 * 48;
+}
+
+/* A PerfQueryCounterData answer: one PERF_COUNTERSET block (both counters)
+ * with four instances, two of them named alike. Sample k = 0 or 1. */
+static size_t v2_answer(uint8_t *b, int k) {
+  static const char *const inst[4] = {"w3wp", "svchost", "svchost", "lsass"};
+  size_t n = 48;
+  memset(b, 0, 1024);
+  enc_put32(b, 4, 1, false);                                /* one block */
+  enc_put64(b, 8, 1000000 + 10000000 * (uint64_t)k, false); /* PerfTime */
+  enc_put64(b, 16, 133485408000000000 + 10000000 * (uint64_t)k, false);
+  enc_put64(b, 24, 10000000, false); /* PerfFreq */
+  size_t block = n;
+  enc_put32(b, block + 4, PD_V2_COUNTERSET, false);
+  n += 16;
+  enc_put32(b, n, 16, false); /* the counter ids: 8 + 4 * 2, padded */
+  enc_put32(b, n + 4, 2, false);
+  enc_put32(b, n + 8, 2, false);
+  enc_put32(b, n + 12, 4, false);
+  n += 16;
+  size_t multi = n;
+  enc_put32(b, n + 4, 4, false); /* instances */
+  n += 8;
+  for (uint32_t i = 0; i < 4; i++) {
+    size_t head = n, len = strlen(inst[i]);
+    enc_put32(b, n + 4, 10 + i, false); /* InstanceId */
+    for (size_t c = 0; c <= len; c++)
+      enc_put16(b, n + 8 + 2 * c, (uint16_t)inst[i][c], false);
+    n = head + ((8 + 2 * (len + 1) + 7) & ~(size_t)7);
+    enc_put32(b, head, (uint32_t)(n - head), false);
+    enc_put32(b, n, 8, false); /* the timer: 10 % more per instance */
+    enc_put32(b, n + 4, 16, false);
+    enc_put64(b, n + 8, (uint64_t)k * 1000000 * (i + 1), false);
+    enc_put32(b, n + 16, 4, false); /* the raw count */
+    enc_put32(b, n + 20, 16, false);
+    enc_put32(b, n + 24, 100 * (i + 1), false);
+    n += 32;
+  }
+  enc_put32(b, multi, (uint32_t)(n - multi), false);
+  enc_put32(b, block + 8, (uint32_t)(n - block), false);
+  enc_put32(b, 0, (uint32_t)n, false);
+  return n;
+}
+
+typedef struct v2_fixture {
+  uint8_t set[128], answer[2][1024];
+  size_t set_len, answer_len[2];
+  pd_v2_identifier id;
+  char want[2048];
+} v2_fixture;
+
+static void v2_pipeline(v2_fixture *f, run *r) {
+  pd_error err;
+  memset(&err, 0, sizeof err);
+  pd_v2_counterset *set = NULL;
+  if (failed_step(r, pd_v2_counterset_parse(f->set, f->set_len, &set, &err),
+                  &err, "pd_v2_counterset_parse")) {
+    if (set != NULL)
+      broken(r, "pd_v2_counterset_parse failed but returned a set");
+    failed_step(r, pd_v2_counterset_parse(f->set, f->set_len, &set, &err), &err,
+                "pd_v2_counterset_parse retried");
+  }
+  pd_v2_data *d[2];
+  for (int i = 0; i < 2; i++) {
+    d[i] = constructed(r, pd_v2_data_new(), new_v2_data);
+    const uint8_t *a = f->answer[i];
+    size_t len = f->answer_len[i];
+    if (failed_step(r, pd_v2_data_decode(d[i], a, len, &f->id, 1, 0, &err),
+                    &err, "pd_v2_data_decode")) {
+      if (pd_v2_data_value_count(d[i]) != 0)
+        broken(r, "pd_v2_data_decode failed but the data is not empty");
+      failed_step(r, pd_v2_data_decode(d[i], a, len, &f->id, 1, 0, &err), &err,
+                  "pd_v2_data_decode retried");
+    }
+  }
+  const pd_v2_counterset *sets[1] = {set};
+  pd_v2_results res = {0};
+  if (failed_step(r, pd_v2_evaluate(sets, 1, d[0], d[1], NULL, &res, &err),
+                  &err, "pd_v2_evaluate"))
+    failed_step(r, pd_v2_evaluate(sets, 1, d[0], d[1], NULL, &res, &err), &err,
+                "pd_v2_evaluate retried");
+  for (size_t i = 0; i < res.count; i++)
+    append(r->got, sizeof r->got, "%u %s/%u = %.6g (%s)\n",
+           res.items[i].counter_id, res.items[i].instance,
+           res.items[i].instance_id, res.items[i].value,
+           pd_value_status_name(res.items[i].status));
+  pd_v2_results_free(&res);
+  pd_v2_data_free(d[0]);
+  pd_v2_data_free(d[1]);
+  pd_v2_counterset_free(set);
+}
+
+static failalloc_result op_v2(void *ctx, char *why, size_t whylen) {
+  v2_fixture *f = ctx;
+  run r;
+  memset(&r, 0, sizeof r);
+  r.why = why;
+  r.whylen = whylen;
+  v2_pipeline(f, &r);
+  return verdict(&r, f->want, why, whylen);
 }
 
 /* ------------------------------------------------------------- the tests */
-
-static void sweep(const char *name, failalloc_op op, void *ctx,
-                  const char *todo) {
-  for (int persistent = 0; persistent < 2; persistent++) {
-    failalloc_report rep;
-    failalloc_sweep(name, op, ctx, persistent, 0, &rep);
-    const char *mode = persistent ? "persistent" : "once";
-    bool pass = failalloc_all_clean(&rep);
-    tap_count++;
-    if (!pass && todo == NULL)
-      tap_failed++;
-    printf("%s %d - %s (%s): %lu failure points, each a clean error, the "
-           "same results after a retry, no leak%s%s\n",
-           pass ? "ok" : "not ok", tap_count, name, mode, rep.runs,
-           todo ? " # TODO " : "", todo ? todo : "");
-    fflush(stdout);
-  }
-}
 
 int main(void) {
   static fixture f;
@@ -336,7 +456,32 @@ int main(void) {
     line += len + (end != NULL);
   }
 
-  sweep("decode, names, selection", op_pipeline, &f, NULL);
+  failalloc_tap_sweep(
+      "decode, names, selection", op_pipeline, &f,
+      "each a clean error, the same results after a retry, no leak", NULL);
+
+  static v2_fixture v;
+  v.set_len = v2_counterset(v.set);
+  v.answer_len[0] = v2_answer(v.answer[0], 0);
+  v.answer_len[1] = v2_answer(v.answer[1], 1);
+  v.id.counter_id = PD_V2_WILDCARD_COUNTER;
+  v.id.instance_id = PD_V2_ANY_INSTANCE_ID;
+  strcpy(v.id.instance, "*");
+  memset(&ref, 0, sizeof ref);
+  ref.why = why;
+  ref.whylen = sizeof why;
+  v2_pipeline(&v, &ref);
+  OK(!ref.broken && !ref.failed, "the V2 pipeline runs with no failure%s%s",
+     why[0] ? ": " : "", why);
+  memcpy(v.want, ref.got, sizeof v.want);
+  if (!OK(strstr(v.want, "2 svchost/12 = 30 (ok)") != NULL &&
+              strstr(v.want, "4 lsass/13 = 400 (ok)") != NULL,
+          "the V2 reference: timers and counts of four instances"))
+    tap_diag("  %s", v.want);
+  failalloc_tap_sweep("V2 counter set, data, evaluate", op_v2, &v,
+                      "each a clean error, the same results after a retry, "
+                      "no leak",
+                      NULL);
 
   free(f.blob[0]);
   free(f.blob[1]);
