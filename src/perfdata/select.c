@@ -288,13 +288,14 @@ static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
 }
 
 /* Set of emitted (object position, instance, counter): a counter matched
- * by two paths is reported once, for the first. */
-static bool seen_insert(pd_selection *sel, uint64_t key) {
+ * by two paths is reported once, for the first. 1: inserted, 0: already
+ * there, -1: out of memory (not "already there": that would drop it). */
+static int seen_insert(pd_selection *sel, uint64_t key) {
   if ((sel->seen_count + 1) * 2 > sel->seen_cap) {
     size_t cap = sel->seen_cap ? sel->seen_cap * 2 : 256;
     uint64_t *t = malloc(cap * sizeof *t);
     if (t == NULL)
-      return false;
+      return -1;
     memset(t, 0xFF, cap * sizeof *t);
     for (size_t i = 0; i < sel->seen_cap; i++) {
       uint64_t k = sel->seen[i];
@@ -313,12 +314,12 @@ static bool seen_insert(pd_selection *sel, uint64_t key) {
       (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (sel->seen_cap - 1);
   while (sel->seen[h] != UINT64_MAX) {
     if (sel->seen[h] == key)
-      return false;
+      return 0;
     h = (h + 1) & (sel->seen_cap - 1);
   }
   sel->seen[h] = key;
   sel->seen_count++;
-  return true;
+  return 1;
 }
 
 /* The older sample's definition of the same counter: same position when
@@ -408,6 +409,15 @@ static const char *canonical_path(pd_selection *sel, const char *object,
   return s;
 }
 
+/* pd_find_instance answers -1 both for "no such instance" and when the
+ * object's full names could not be built (out of memory); building them
+ * first leaves -1 meaning only the former, so an allocation failure is an
+ * error and not an instance silently missing or unpaired. */
+static bool full_names_built(pd_snapshot *snap, const pd_object *obj) {
+  return obj->instance_count == 0 ||
+         pd_instance_full_name(snap, obj, 0) != NULL;
+}
+
 static pd_status evaluate_object(pd_selection *sel, size_t path_id,
                                  pd_snapshot *older, pd_snapshot *newer,
                                  const pd_object *obj, uint32_t obj_pos,
@@ -438,6 +448,8 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
                !cp->path.instance_has_wildcard && obj->num_instances != -1;
   uint32_t first = 0, end = obj->instance_count;
   if (exact) { /* one instance by name: hash lookup, not a scan */
+    if (!full_names_built(newer, obj))
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
     int64_t at = pd_find_instance(newer, obj, cp->instance_pattern);
     if (at < 0)
       return PD_OK;
@@ -468,6 +480,8 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
             pair[k] = PD_PAIR_BY_NAME; /* the whole object, once */
         }
         if (pair[i] == PD_PAIR_BY_NAME) {
+          if (!full_names_built(older, old))
+            return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
           int64_t at = pd_find_instance(older, old, full);
           pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
         }
@@ -482,7 +496,10 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       const pd_counter_def *def = &obj->counters[c];
       uint64_t key = (uint64_t)obj_pos << 52 | (uint64_t)i << 20 | c;
       cp->matches++; /* matched, whether reported here or earlier */
-      if (sel->path_count > 1 && !seen_insert(sel, key))
+      int fresh = sel->path_count > 1 ? seen_insert(sel, key) : 1;
+      if (fresh < 0)
+        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+      if (fresh == 0)
         continue;
       if (object_name == NULL &&
           (object_name = display_name(sel, obj->name_index)) == NULL)
