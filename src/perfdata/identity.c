@@ -210,6 +210,13 @@ pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
   if (pos_new[PD_ID_PROCESS] < 0 || pos_old[PD_ID_PROCESS] < 0 ||
       (pos_new[PD_ID_THREAD] >= 0) != (pos_old[PD_ID_THREAD] >= 0))
     return PD_OK;
+  /* Names (own and full) of both objects first: once built they cannot
+   * fail below, so an allocation failure is an error, never a process
+   * taken for a new one. */
+  if ((old->instance_count > 0 &&
+       pd_instance_base_name(older, old, 0) == NULL) ||
+      (obj->instance_count > 0 && pd_instance_base_name(newer, obj, 0) == NULL))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   if (!fill_table(&id->older, older, old, pos_old) ||
       !fill_table(&id->newer, newer, obj, pos_new))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
