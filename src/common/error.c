@@ -17,6 +17,8 @@ void wp_error_clear(wp_error *err) {
   err->message[0] = '\0';
 }
 
+static int vset(wp_error *err, wp_error_code code, const char *fmt, va_list ap)
+    WP_PRINTF(3, 0);
 static int vset(wp_error *err, wp_error_code code, const char *fmt,
                 va_list ap) {
   if (err == NULL)

@@ -188,6 +188,8 @@ char *__wrap_strdup(const char *s) {
 /* ------------------------------------------------------------ the sweep */
 
 typedef struct run_outcome {
+  unsigned long n; /* which allocation failed (0: none) */
+  bool final;      /* the worker's last record: only lsan_leaks is set */
   failalloc_result result;
   unsigned long calls, failures;
   long leaked_blocks;
@@ -195,11 +197,45 @@ typedef struct run_outcome {
   char why[256];
 } run_outcome;
 
-/* One forked run with allocation n failing (0: none). False if it died. */
-static bool run_once(failalloc_op op, void *ctx, unsigned long n,
-                     bool persistent, run_outcome *out, int *wstatus) {
+static void put_record(int fd, const run_outcome *o) {
+  if (write(fd, o, sizeof *o) != (ssize_t)sizeof *o)
+    _exit(1);
+}
+
+/* The forked worker: runs with allocation n, n + 1, ... failing, one
+ * record each, until a run makes fewer than n allocations (or max); then
+ * one LeakSanitizer pass over everything those runs left (a pass per run
+ * would cost more than the runs) and a final record. */
+static void worker(int fd, failalloc_op op, void *ctx, unsigned long n,
+                   bool persistent, unsigned long max) {
+  run_outcome o;
+  for (;; n++) {
+    memset(&o, 0, sizeof o);
+    o.n = n;
+    size_t before = failalloc_live();
+    failalloc_arm(n, persistent);
+    o.result = op(ctx, o.why, sizeof o.why);
+    o.calls = failalloc_calls();
+    o.failures = failalloc_failures();
+    failalloc_disarm();
+    o.leaked_blocks = (long)failalloc_live() - (long)before;
+    put_record(fd, &o);
+    if ((n > 0 && o.failures == 0) || n >= max)
+      break;
+  }
+  memset(&o, 0, sizeof o);
+  o.final = true;
+#ifdef FA_LSAN
+  o.lsan_leaks = __lsan_do_recoverable_leak_check();
+#endif
+  put_record(fd, &o);
+  _exit(0);
+}
+
+/* Start a worker at allocation n; its records are read from *fd. */
+static pid_t start_worker(failalloc_op op, void *ctx, unsigned long n,
+                          bool persistent, unsigned long max, int *fd) {
   int fds[2];
-  memset(out, 0, sizeof *out);
   if (pipe(fds) != 0) {
     perror("failalloc: pipe");
     abort();
@@ -213,31 +249,22 @@ static bool run_once(failalloc_op op, void *ctx, unsigned long n,
   }
   if (pid == 0) {
     close(fds[0]);
-    size_t before = failalloc_live();
-    failalloc_arm(n, persistent);
-    out->result = op(ctx, out->why, sizeof out->why);
-    out->calls = failalloc_calls();
-    out->failures = failalloc_failures();
-    failalloc_disarm();
-    out->leaked_blocks = (long)failalloc_live() - (long)before;
-#ifdef FA_LSAN
-    out->lsan_leaks = __lsan_do_recoverable_leak_check();
-#endif
-    ssize_t w = write(fds[1], out, sizeof *out);
-    _exit(w == (ssize_t)sizeof *out ? 0 : 1);
+    worker(fds[1], op, ctx, n, persistent, max);
   }
   close(fds[1]);
+  *fd = fds[0];
+  return pid;
+}
+
+static bool get_record(int fd, run_outcome *o) {
   size_t got = 0;
-  while (got < sizeof *out) {
-    ssize_t r = read(fds[0], (char *)out + got, sizeof *out - got);
+  while (got < sizeof *o) {
+    ssize_t r = read(fd, (char *)o + got, sizeof *o - got);
     if (r <= 0)
-      break;
+      return false;
     got += (size_t)r;
   }
-  close(fds[0]);
-  waitpid(pid, wstatus, 0);
-  return got == sizeof *out && WIFEXITED(*wstatus) &&
-         WEXITSTATUS(*wstatus) == 0;
+  return true;
 }
 
 /* Up to 8 diagnostics per sweep, one per kind of failure: a message is
@@ -276,6 +303,42 @@ static void diag_bad(const char *name, diag_state *d, const char *fmt, ...) {
   printf("#   %s: %s\n", name, msg);
 }
 
+/* Account one run's record. True when the sweep is complete. */
+static bool account(const char *name, const char *mode, diag_state *shown,
+                    const run_outcome *o, failalloc_report *report) {
+  if (o->n == 0) {
+    report->calls = o->calls;
+    report->baseline_ok = o->result == FA_SUCCESS && o->leaked_blocks == 0;
+    if (!report->baseline_ok)
+      diag_bad(name, shown,
+               "the run with no failure: result %d (%s), %ld blocks left",
+               (int)o->result, o->why, o->leaked_blocks);
+    return false;
+  }
+  if (o->failures == 0)
+    return true; /* the operation made fewer than n allocations: done */
+  report->runs++;
+  bool bad = false;
+  if (o->result == FA_CLEAN_ERROR)
+    report->clean++;
+  else if (o->result == FA_SUCCESS)
+    report->success++;
+  else {
+    report->broken++;
+    bad = true;
+    diag_bad(name, shown, "%s, allocation %lu failing: %s", mode, o->n, o->why);
+  }
+  if (o->leaked_blocks != 0) {
+    report->leaked++;
+    bad = true;
+    diag_bad(name, shown, "%s, allocation %lu failing: %ld blocks left", mode,
+             o->n, o->leaked_blocks);
+  }
+  if (bad && report->first_bad == 0)
+    report->first_bad = o->n;
+  return false;
+}
+
 void failalloc_sweep(const char *name, failalloc_op op, void *ctx,
                      bool persistent, unsigned long max_runs,
                      failalloc_report *report) {
@@ -285,63 +348,51 @@ void failalloc_sweep(const char *name, failalloc_op op, void *ctx,
   const char *mode = persistent ? "persistent" : "once";
   diag_state shown;
   memset(&shown, 0, sizeof shown);
-  run_outcome o;
-  int ws = 0;
-  if (!run_once(op, ctx, 0, persistent, &o, &ws)) {
-    diag_bad(name, &shown, "the run with no failure died (status 0x%x)", ws);
-    report->crashed++;
-    return;
-  }
-  report->calls = o.calls;
-  report->baseline_ok =
-      o.result == FA_SUCCESS && o.leaked_blocks == 0 && o.lsan_leaks == 0;
-  if (!report->baseline_ok)
-    diag_bad(name, &shown,
-             "the run with no failure: result %d (%s), %ld "
-             "blocks left",
-             (int)o.result, o.why, o.leaked_blocks);
-  for (unsigned long n = 1; n <= max_runs; n++) {
-    bool finished = run_once(op, ctx, n, persistent, &o, &ws);
-    if (finished && o.failures == 0)
-      break; /* the operation made fewer than n allocations: done */
-    report->runs++;
-    bool bad = false;
-    if (!finished) {
-      report->crashed++;
-      bad = true;
-      if (WIFSIGNALED(ws))
-        diag_bad(name, &shown,
-                 "%s, allocation %lu failing: killed by "
-                 "signal %d",
-                 mode, n, WTERMSIG(ws));
-      else
-        diag_bad(name, &shown,
-                 "%s, allocation %lu failing: died (exit "
-                 "status %d; a sanitizer report above?)",
-                 mode, n, WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
-    } else {
-      if (o.result == FA_CLEAN_ERROR)
-        report->clean++;
-      else if (o.result == FA_SUCCESS)
-        report->success++;
-      else {
-        report->broken++;
-        bad = true;
-        diag_bad(name, &shown, "%s, allocation %lu failing: %s", mode, n,
-                 o.why);
-      }
-      if (o.leaked_blocks != 0 || o.lsan_leaks != 0) {
-        report->leaked++;
-        bad = true;
-        diag_bad(name, &shown,
-                 "%s, allocation %lu failing: %ld blocks "
-                 "left%s",
-                 mode, n, o.leaked_blocks,
-                 o.lsan_leaks ? " (LeakSanitizer report above)" : "");
+  unsigned long next = 0; /* the run a new worker starts with */
+  bool done = false;
+  while (!done && next <= max_runs) {
+    int fd, ws = 0;
+    pid_t pid = start_worker(op, ctx, next, persistent, max_runs, &fd);
+    run_outcome o;
+    bool final = false;
+    while (!final && get_record(fd, &o)) {
+      if (o.final) {
+        final = true;
+        if (o.lsan_leaks) {
+          report->leaked++;
+          diag_bad(name, &shown,
+                   "%s: LeakSanitizer found leaks in runs %lu to %lu (its "
+                   "report is above)",
+                   mode, next, report->runs);
+        }
+      } else {
+        done = account(name, mode, &shown, &o, report) || done;
+        next = o.n + 1;
       }
     }
-    if (bad && report->first_bad == 0)
-      report->first_bad = n;
+    close(fd);
+    waitpid(pid, &ws, 0);
+    if (final)
+      break; /* the worker went to the end */
+    /* It died during run `next`: count that, go on after it. */
+    if (next == 0) {
+      diag_bad(name, &shown, "the run with no failure died (status 0x%x)", ws);
+      report->crashed++;
+      return;
+    }
+    report->runs++;
+    report->crashed++;
+    if (report->first_bad == 0)
+      report->first_bad = next;
+    if (WIFSIGNALED(ws))
+      diag_bad(name, &shown, "%s, allocation %lu failing: killed by signal %d",
+               mode, next, WTERMSIG(ws));
+    else
+      diag_bad(name, &shown,
+               "%s, allocation %lu failing: died (exit status %d; a "
+               "sanitizer report above?)",
+               mode, next, WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+    next++;
   }
   printf("# %s (%s): %lu allocations; %lu failing runs: %lu clean errors, "
          "%lu completed anyway, %lu wrong, %lu leaking, %lu crashed\n",

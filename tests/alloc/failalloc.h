@@ -20,8 +20,13 @@
  * The sweep: run the operation once with no failure to learn that it works
  * and how many allocations it makes; then, for N = 1, 2, ..., fail the
  * N-th allocation (and, in persistent mode, every one after it) until a
- * run completes without reaching N. Every run is forked, so a crash is a
- * reported failure of that run, not of the whole test program.
+ * run completes without reaching N. The runs happen in a forked worker
+ * process, so a crash is a reported failure of that run (a new worker
+ * goes on with the next N), not of the whole test program; the worker
+ * ends with one LeakSanitizer pass in sanitizer builds.
+ *
+ * FAILALLOC_BACKTRACE=N in the environment prints the stack of each
+ * injected failure of allocation N, to find the code a bad run points at.
  */
 #ifndef WINPERF_TESTS_FAILALLOC_H
 #define WINPERF_TESTS_FAILALLOC_H

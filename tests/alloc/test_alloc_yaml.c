@@ -143,12 +143,12 @@ int main(void) {
    *   '...' (counter path: out of memory)", pointing at a column. */
   const char *todo = "counters_yaml.c reports out-of-memory as a YAML syntax "
                      "error or a bad counter path";
-  failalloc_tap_sweep(
-      "wp_counters_parse", op_parse, &f,
-      "each -1 with \"out of memory\" and an empty list, no leak", todo);
-  failalloc_tap_sweep(
-      "wp_counters_load", op_load, &f,
-      "each -1 with \"out of memory\" and an empty list, no leak", todo);
+  failalloc_tap_sweep("wp_counters_parse", op_parse, &f,
+                      "each -1 with \"out of memory\" and an empty list", NULL,
+                      todo);
+  failalloc_tap_sweep("wp_counters_load", op_load, &f,
+                      "each -1 with \"out of memory\" and an empty list", NULL,
+                      todo);
   unlink(f.file);
   return tap_done();
 }
