@@ -229,5 +229,6 @@ wp_source *wp_registry_open(const wp_registry_options *opt, char *errbuf,
   rs->base.collect = reg_collect;
   rs->base.names = reg_names;
   rs->base.destroy = reg_destroy;
+  rs->base.names_changed = wp_registry_counters_changed;
   return &rs->base;
 }

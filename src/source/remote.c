@@ -369,6 +369,10 @@ static char *dup_opt(const char *s, int *ok) {
   return d;
 }
 
+static wp_source_fault remote_fault(const wp_source *src) {
+  return (wp_source_fault)((const wp_remote *)src)->last_err;
+}
+
 wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
                                 size_t errlen) {
   if (opt == NULL || opt->host == NULL || opt->host[0] == '\0' ||
@@ -418,6 +422,7 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
   r->base.collect = remote_collect;
   r->base.names = remote_names;
   r->base.destroy = remote_destroy;
+  r->base.fault = remote_fault;
   if (!ok) {
     remote_destroy(&r->base);
     snprintf(errbuf, errlen, "remote: out of memory");

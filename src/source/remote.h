@@ -29,19 +29,20 @@ typedef struct wp_remote_options {
   int encrypt;                  /* require SMB3 encryption */
 } wp_remote_options;
 
-/* Why the last call failed (src/remote/frame.h wpr_error_kind values), so
- * the caller can back off harder on an authentication failure. */
+/* Why the last call failed (src/remote/frame.h wpr_error_kind values, the
+ * same as source.h's wp_source_fault), so the caller can back off harder on
+ * an authentication failure. */
 enum {
-  WP_REMOTE_ERR_NONE = -1,
-  WP_REMOTE_ERR_OTHER = 0,
-  WP_REMOTE_ERR_AUTH = 1,
-  WP_REMOTE_ERR_CONNECT = 2,
-  WP_REMOTE_ERR_TIMEOUT = 3,
-  WP_REMOTE_ERR_PROTOCOL = 4,
-  WP_REMOTE_ERR_SERVER = 5,
-  WP_REMOTE_ERR_CONFIG = 6,
-  WP_REMOTE_ERR_REQUEST = 7,
-  WP_REMOTE_ERR_HELPER = 100, /* the helper could not start or died */
+  WP_REMOTE_ERR_NONE = WP_SOURCE_FAULT_NONE,
+  WP_REMOTE_ERR_OTHER = WP_SOURCE_FAULT_OTHER,
+  WP_REMOTE_ERR_AUTH = WP_SOURCE_FAULT_AUTH,
+  WP_REMOTE_ERR_CONNECT = WP_SOURCE_FAULT_CONNECT,
+  WP_REMOTE_ERR_TIMEOUT = WP_SOURCE_FAULT_TIMEOUT,
+  WP_REMOTE_ERR_PROTOCOL = WP_SOURCE_FAULT_PROTOCOL,
+  WP_REMOTE_ERR_SERVER = WP_SOURCE_FAULT_SERVER,
+  WP_REMOTE_ERR_CONFIG = WP_SOURCE_FAULT_CONFIG,
+  WP_REMOTE_ERR_REQUEST = WP_SOURCE_FAULT_REQUEST,
+  WP_REMOTE_ERR_HELPER = WP_SOURCE_FAULT_HELPER,
 };
 
 /* Create the source. The helper starts lazily, on the first collect/names.

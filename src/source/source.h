@@ -10,6 +10,7 @@
 #ifndef WP_SOURCE_H
 #define WP_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,22 @@ typedef enum wp_source_status {
   WP_SOURCE_END = 1,    /* a replay that does not loop has no more samples */
 } wp_source_status;
 
+/* The kind of a failed call, for a caller's retry policy and log lines. The
+ * values are the remote helper's error kinds (src/remote/frame.h), so the
+ * remote source passes them through unchanged. */
+typedef enum wp_source_fault {
+  WP_SOURCE_FAULT_NONE = -1, /* the last call succeeded */
+  WP_SOURCE_FAULT_OTHER = 0,
+  WP_SOURCE_FAULT_AUTH = 1, /* credentials refused: do not retry fast */
+  WP_SOURCE_FAULT_CONNECT = 2,
+  WP_SOURCE_FAULT_TIMEOUT = 3,
+  WP_SOURCE_FAULT_PROTOCOL = 4,
+  WP_SOURCE_FAULT_SERVER = 5,
+  WP_SOURCE_FAULT_CONFIG = 6,
+  WP_SOURCE_FAULT_REQUEST = 7,
+  WP_SOURCE_FAULT_HELPER = 100, /* the helper could not start or died */
+} wp_source_fault;
+
 typedef struct wp_source wp_source;
 struct wp_source {
   const char *kind; /* "replay", "registry", "remote" */
@@ -42,6 +59,21 @@ struct wp_source {
                             size_t errlen);
   /* Close and free the source. */
   void (*destroy)(wp_source *src);
+  /* Optional, NULL when the source cannot tell: the kind of the last
+   * failure. Read it through wp_source_last_fault. */
+  wp_source_fault (*fault)(const wp_source *src);
+  /* Optional, NULL when the table cannot change under a running source:
+   * whether the name table changed since it was last fetched (counters
+   * installed or removed), so the caller fetches it again. */
+  bool (*names_changed)(wp_source *src);
 };
+
+/* The kind of the last failure; WP_SOURCE_FAULT_OTHER for a source that
+ * cannot tell. */
+wp_source_fault wp_source_last_fault(const wp_source *src);
+/* A short description of a fault for log lines ("timeout", ...). */
+const char *wp_source_fault_name(wp_source_fault fault);
+/* src->names_changed, false for a source without it. */
+bool wp_source_names_changed(wp_source *src);
 
 #endif

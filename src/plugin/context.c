@@ -1,0 +1,64 @@
+/* collectd-winperf: a context's life: created by the configuration, started
+ * at init, freed by collectd (context.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "context.h"
+#include "counters.h"
+#include "open_source.h"
+#include "replay.h"
+
+wp_ctx *wp_ctx_new(wp_source_kind kind) {
+  wp_ctx *c = calloc(1, sizeof(*c));
+  if (c == NULL)
+    return NULL;
+  c->kind = kind;
+  c->replay_loop = true;
+  c->opt.calc.multi_timer = PD_MULTI_TIMER_RESKIT;
+  return c;
+}
+
+void wp_ctx_free(void *ctx) {
+  wp_ctx *c = ctx;
+  if (c == NULL)
+    return;
+  if (c->src != NULL)
+    c->src->destroy(c->src);
+  pd_selection_free(c->sel);
+  pd_names_free(c->names);
+  wp_buffer_free(&c->names_buf);
+  for (int i = 0; i < 2; i++) {
+    wp_buffer_free(&c->buf[i]);
+    pd_snapshot_free(c->snap[i]);
+  }
+  wp_counters_free(&c->counters);
+  free(c->rt);
+  free(c->counters_file);
+  free(c->replay_dir);
+  free(c->host);
+  free(c->address);
+  free(c->user);
+  free(c->domain);
+  free(c->password_file);
+  free(c->helper);
+  free(c);
+}
+
+int wp_ctx_start(wp_ctx *c) {
+  c->snap[0] = pd_snapshot_new();
+  c->snap[1] = pd_snapshot_new();
+  if (c->snap[0] == NULL || c->snap[1] == NULL) {
+    ERROR(PLUGIN ": out of memory");
+    return -1;
+  }
+  if (wp_counters_select(&c->counters, c->counters_file, &c->opt.calc, &c->sel,
+                         &c->rt) != 0)
+    return -1;
+  return wp_ctx_open_source(c);
+}
+
+const char *wp_ctx_where(const wp_ctx *c) {
+  if (c->kind == WP_SOURCE_REMOTE)
+    return c->host;
+  const char *f = wp_replay_last_file(c->src);
+  return f ? f : c->src->kind;
+}

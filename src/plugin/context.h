@@ -1,0 +1,92 @@
+/* collectd-winperf: one configured block and everything it needs to run.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * A context is one <Plugin winperf> block (the local registry or a replay)
+ * or one <Host> block (a Windows host read over MS-RRP): its settings, its
+ * counter list, its source, selection, two buffers and two snapshots.
+ * collectd hands it back as the read callback's user_data and frees it at
+ * shutdown through free_func (wp_ctx_free); contexts share nothing.
+ *
+ * Files with collectd headers never include our own config.h: collectd's
+ * headers bring theirs.
+ */
+#ifndef WP_PLUGIN_CONTEXT_H
+#define WP_PLUGIN_CONTEXT_H
+
+#include "collectd/core/daemon/collectd.h"
+#include "collectd/core/daemon/plugin.h"
+
+#include "backoff.h"
+#include "counters_yaml.h"
+#include "open.h"
+#include "perfdata.h"
+#include "source.h"
+
+#define PLUGIN "winperf"
+
+/* Timestamp: the source kind's default, collectd's clock, the blob's. */
+enum { WP_TS_DEFAULT = 0, WP_TS_NOW, WP_TS_SAMPLE };
+
+/* The options a <Host> block takes over from its <Plugin winperf> block. */
+typedef struct wp_options {
+  bool raw_mode; /* ValueMode "raw" */
+  int timestamp; /* WP_TS_* */
+  pd_calc_options calc;
+} wp_options;
+
+/* Per counter-file entry, beside wp_counter_entry. */
+typedef struct wp_entry_rt {
+  const data_set_t *ds; /* the override type's data set, or NULL */
+  bool warned_no_match;
+} wp_entry_rt;
+
+typedef struct wp_ctx {
+  /* configuration */
+  wp_source_kind kind;
+  char *counters_file;
+  char *replay_dir;
+  bool replay_loop;
+  char *host; /* NULL: hostname_g; a <Host> block: its name */
+  wp_options opt;
+  /* a <Host> block: the remote source's settings (src/source/remote.h) */
+  char *address, *user, *domain, *password_file, *helper;
+  unsigned port;
+  unsigned connect_timeout_ms, query_timeout_ms; /* 0: the source's */
+  bool encrypt;
+  cdtime_t interval; /* 0: collectd's */
+  wp_counter_list counters;
+  /* runtime */
+  char read_name[DATA_MAX_NAME_LEN];
+  wp_entry_rt *rt; /* one per counters entry */
+  wp_source *src;
+  pd_selection *sel;
+  pd_names *names;
+  wp_buffer names_buf;
+  wp_buffer buf[2];
+  pd_snapshot *snap[2];
+  int cur; /* buf/snap index the next sample goes into */
+  bool have_older;
+  bool sample_time; /* stamp values with the blob's time */
+  bool ended;
+  bool failing;     /* the last interval failed: log the recovery */
+  bool names_tried; /* a names load was attempted at names_at */
+  cdtime_t names_at;
+  bool warned_nothing_resolves;
+  wp_backoff backoff; /* a <Host> block's failures */
+  struct wp_ctx *next_pending;
+} wp_ctx;
+
+/* A new context of that kind with the defaults; NULL without memory. */
+wp_ctx *wp_ctx_new(wp_source_kind kind);
+/* Free a context and all it owns (collectd's free_func: takes void *). */
+void wp_ctx_free(void *ctx);
+
+/* Make a configured context ready to read: snapshots, selection, source.
+ * 0, or -1 with the reason logged. */
+int wp_ctx_start(wp_ctx *c);
+
+/* Where the last bytes came from, for log lines: the host, the replayed
+ * file or the source's kind. */
+const char *wp_ctx_where(const wp_ctx *c);
+
+#endif

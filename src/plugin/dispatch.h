@@ -1,0 +1,15 @@
+/* collectd-winperf: one computed counter value to collectd's writers.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#ifndef WP_PLUGIN_DISPATCH_H
+#define WP_PLUGIN_DISPATCH_H
+
+#include "context.h"
+
+/* Dispatch one result of the context's selection as a value_list_t named by
+ * the naming rule (naming.h) and the entry's overrides. Returns whether a
+ * value was dispatched (a formatted value needs a computed value; a raw one
+ * a numeric counter; counter and absolute types cannot carry negatives). */
+bool wp_dispatch_result(const wp_ctx *c, const pd_result *r);
+
+#endif

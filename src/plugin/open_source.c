@@ -1,0 +1,40 @@
+/* collectd-winperf: the source a context reads from (open_source.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "open_source.h"
+
+int wp_ctx_open_source(wp_ctx *c) {
+  wp_source_spec spec = {
+      .kind = c->kind,
+      .replay_dir = c->replay_dir,
+      .replay_loop = c->replay_loop,
+      .remote =
+          {
+              .host = c->address,
+              .port = c->port,
+              .user = c->user,
+              .domain = c->domain,
+              .credentials_file = c->password_file,
+              .helper = c->helper,
+              .connect_timeout_ms = c->connect_timeout_ms,
+              .query_timeout_ms = c->query_timeout_ms,
+              .encrypt = c->encrypt,
+          },
+  };
+  char err[1024];
+  c->src = wp_source_open(&spec, err, sizeof(err));
+  if (c->src == NULL) {
+    if (c->kind == WP_SOURCE_REMOTE)
+      ERROR(PLUGIN ": <Host \"%s\">: %s", c->host, err);
+    else
+      ERROR(PLUGIN ": %s", err);
+    return -1;
+  }
+  /* A live source's blob carries the time it was taken; a replay's is the
+   * capture's, so replayed values are stamped now unless asked. */
+  if (c->kind == WP_SOURCE_REPLAY)
+    c->sample_time = c->opt.timestamp == WP_TS_SAMPLE;
+  else
+    c->sample_time = c->opt.timestamp != WP_TS_NOW;
+  return 0;
+}

@@ -1,0 +1,15 @@
+/* collectd-winperf: the source a context reads from.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#ifndef WP_PLUGIN_OPEN_SOURCE_H
+#define WP_PLUGIN_OPEN_SOURCE_H
+
+#include "context.h"
+
+/* Open the context's source (the local registry, its replay directory or
+ * its remote host: src/source/open.h decides what the platform has) and
+ * settle which timestamp its values carry. 0, or -1 with the reason
+ * logged. */
+int wp_ctx_open_source(wp_ctx *c);
+
+#endif

@@ -1,0 +1,118 @@
+/* collectd-winperf: one interval of one context (read.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * A sample is collected and decoded into the newer of two buffer/snapshot
+ * slots; the older slot's snapshot points into the older buffer and stays
+ * untouched until the newer one has decoded, so a bad blob costs one
+ * interval and never the previous sample.
+ */
+#include "read.h"
+#include "counters.h"
+#include "dispatch.h"
+#include "host.h"
+#include "name_table.h"
+
+/* Before the query: a <Host> may be backing off or still lack its names
+ * table; the others load theirs once. Returns whether to go on. */
+static bool ready(wp_ctx *c) {
+  if (c->kind != WP_SOURCE_REMOTE) {
+    if (!c->names_tried)
+      wp_names_load(c, true);
+    return true;
+  }
+  if (wp_host_waiting(c))
+    return false;
+  if (c->names == NULL) {
+    char err[1024];
+    if (!wp_names_first_load(c, err, sizeof(err))) {
+      wp_host_failed(c, err);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The object index list to ask for; NULL when no path resolves. */
+static const char *resolve_query(wp_ctx *c) {
+  size_t unresolved = 0;
+  const char *query = pd_selection_query(c->sel, &unresolved);
+  if (unresolved > 0 && wp_names_load(c, false)) /* rate-limited */
+    query = pd_selection_query(c->sel, &unresolved);
+  if (query == NULL || *query == '\0') {
+    if (!c->warned_nothing_resolves)
+      WARNING(PLUGIN ": no configured path resolves to an object in the "
+                     "names table; retrying each interval");
+    c->warned_nothing_resolves = true;
+    return NULL;
+  }
+  c->warned_nothing_resolves = false;
+  return query;
+}
+
+/* One blob into buffer slot n. Returns whether it arrived. */
+static bool collect(wp_ctx *c, const char *query, int n) {
+  char err[1024];
+  err[0] = '\0';
+  wp_source_status st =
+      c->src->collect(c->src, query, &c->buf[n], err, sizeof(err));
+  if (st == WP_SOURCE_END) {
+    NOTICE(PLUGIN ": %s: replay reached the end of the capture; no more "
+                  "values",
+           c->replay_dir ? c->replay_dir : c->src->kind);
+    c->ended = true;
+    return false;
+  }
+  if (st != WP_SOURCE_OK) {
+    if (c->kind == WP_SOURCE_REMOTE) {
+      wp_host_failed(c, err); /* our own backoff, not collectd's suspension */
+      return false;
+    }
+    ERROR(PLUGIN ": %s source: %s; interval skipped", c->src->kind,
+          err[0] ? err : "unknown error");
+    c->failing = true;
+    return false;
+  }
+  if (c->kind == WP_SOURCE_REMOTE)
+    wp_host_recovered(c);
+  return true;
+}
+
+/* Decode slot n and evaluate the selection against the older sample. */
+static bool evaluate(wp_ctx *c, int n, const pd_result **res, size_t *count) {
+  pd_error perr = {0};
+  pd_snapshot *older = c->have_older ? c->snap[n ^ 1] : NULL;
+  if (pd_decode(c->snap[n], c->buf[n].data, c->buf[n].len, NULL, &perr) !=
+          PD_OK ||
+      pd_selection_evaluate(c->sel, older, c->snap[n], res, count, &perr) !=
+          PD_OK) {
+    ERROR(PLUGIN ": %s: %s (%s); interval skipped", wp_ctx_where(c),
+          perr.message, pd_status_name(perr.status));
+    c->failing = true;
+    return false;
+  }
+  if (c->failing) {
+    INFO(PLUGIN ": %s: good sample again", wp_ctx_where(c));
+    c->failing = false;
+  }
+  return true;
+}
+
+int wp_read_interval(wp_ctx *c) {
+  if (c->ended || !ready(c))
+    return 0;
+  const char *query = resolve_query(c);
+  if (query == NULL)
+    return 0;
+  int n = c->cur;
+  const pd_result *res = NULL;
+  size_t count = 0;
+  if (!collect(c, query, n) || !evaluate(c, n, &res, &count))
+    return 0;
+  for (size_t i = 0; i < count; i++)
+    wp_dispatch_result(c, &res[i]);
+  if (wp_counters_check_matches(c))
+    wp_names_load(c, false); /* an unknown index may be new: rate-limited */
+  c->have_older = true;
+  c->cur = n ^ 1;
+  return 0;
+}

@@ -1,0 +1,56 @@
+/* collectd-winperf: the choice of a source (open.h). The only place outside
+ * the sources themselves that knows which ones a platform has.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "open.h"
+#include "replay.h"
+#ifdef _WIN32
+#include "registry.h"
+#endif
+
+#include <stdio.h>
+
+bool wp_source_available(wp_source_kind kind) {
+  switch (kind) {
+  case WP_SOURCE_REPLAY:
+    return true;
+#ifdef _WIN32
+  case WP_SOURCE_LOCAL:
+    return true;
+  case WP_SOURCE_REMOTE:
+    return false;
+#else
+  case WP_SOURCE_LOCAL:
+    return false;
+  case WP_SOURCE_REMOTE:
+    return true;
+#endif
+  }
+  return false;
+}
+
+wp_source *wp_source_open(const wp_source_spec *spec, char *errbuf,
+                          size_t errlen) {
+  switch (spec->kind) {
+  case WP_SOURCE_REPLAY:
+    return wp_replay_open(spec->replay_dir, spec->replay_loop, errbuf, errlen);
+  case WP_SOURCE_LOCAL:
+#ifdef _WIN32
+    return wp_registry_open(NULL, errbuf, errlen);
+#else
+    snprintf(errbuf, errlen, "no source: the Replay option is required");
+    return NULL;
+#endif
+  case WP_SOURCE_REMOTE:
+#ifdef _WIN32
+    snprintf(errbuf, errlen,
+             "no source: remote hosts need the remote "
+             "helper, which is not built on Windows");
+    return NULL;
+#else
+    return wp_remote_source_new(&spec->remote, errbuf, errlen);
+#endif
+  }
+  snprintf(errbuf, errlen, "no source: unknown kind %d", (int)spec->kind);
+  return NULL;
+}
