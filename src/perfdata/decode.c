@@ -184,18 +184,19 @@ static pd_status decode_definitions(pd_snapshot *snap, size_t o,
   *max_end = 0;
   *max_end_def = p;
   for (uint32_t c = 0; c < num_counters; c++) {
-    wire_sized def = wire_sized_at(b, p, end, PERF_COUNTER_DEFINITION_SIZE,
-                                   PERF_COUNTER_DEFINITION_ByteLength);
-    if (def.check == WIRE_SHORT)
-      return pd_error_set(err, PD_E_COUNTER_DEF, p,
-                          "offset 0x%zx: counter definition %u of object at "
-                          "0x%zx runs past its DefinitionLength (ends 0x%zx)",
-                          p, c, o, end);
-    if (def.check == WIRE_RANGE)
+    wire_sized def;
+    if (wire_sized_at(b, p, end, PERF_COUNTER_DEFINITION_SIZE,
+                      PERF_COUNTER_DEFINITION_ByteLength, &def) != WIRE_OK) {
+      if (def.check == WIRE_SHORT)
+        return pd_error_set(err, PD_E_COUNTER_DEF, p,
+                            "offset 0x%zx: counter definition %u of object at "
+                            "0x%zx runs past its DefinitionLength (ends 0x%zx)",
+                            p, c, o, end);
       return pd_error_set(err, PD_E_COUNTER_DEF, def.at,
                           "offset 0x%zx: counter definition ByteLength %u "
                           "outside [%u, %zu] (DefinitionLength ends 0x%zx)",
                           def.at, def.length, def.min, def.max, end);
+    }
     pd_counter_def *d = &snap->counters[snap->counter_count++];
     d->wire_offset = p;
     d->name_index =
@@ -228,16 +229,17 @@ static pd_status decode_definitions(pd_snapshot *snap, size_t o,
 static pd_status decode_block(const wire_bytes *b, size_t p, size_t obj_end,
                               uint64_t max_end, size_t max_end_def,
                               uint32_t *length, pd_error *err) {
-  wire_sized blk = wire_sized_at(b, p, obj_end, PERF_COUNTER_BLOCK_SIZE,
-                                 PERF_COUNTER_BLOCK_ByteLength);
-  if (blk.check == WIRE_SHORT)
-    return pd_error_set(err, PD_E_COUNTER_BLOCK, p,
-                        "offset 0x%zx: counter block runs past its object "
-                        "(ends 0x%zx)",
-                        p, obj_end);
-  if (blk.check == WIRE_RANGE)
+  wire_sized blk;
+  if (wire_sized_at(b, p, obj_end, PERF_COUNTER_BLOCK_SIZE,
+                    PERF_COUNTER_BLOCK_ByteLength, &blk) != WIRE_OK) {
+    if (blk.check == WIRE_SHORT)
+      return pd_error_set(err, PD_E_COUNTER_BLOCK, p,
+                          "offset 0x%zx: counter block runs past its object "
+                          "(ends 0x%zx)",
+                          p, obj_end);
     return pd_error_range(err, PD_E_COUNTER_BLOCK, &blk,
                           "counter block ByteLength");
+  }
   if (max_end > blk.length) {
     size_t at = max_end_def + PERF_COUNTER_DEFINITION_CounterOffset;
     return pd_error_set(err, PD_E_COUNTER_DEF, at,
@@ -249,13 +251,11 @@ static pd_status decode_block(const wire_bytes *b, size_t p, size_t obj_end,
   return PD_OK;
 }
 
-/* The name of the instance at p (ByteLength byte_len): inside the instance
- * (spec 1.2). */
-static pd_status decode_instance_name(const wire_bytes *b, size_t p,
-                                      uint32_t byte_len, pd_instance *in,
-                                      pd_error *err) {
-  uint32_t name_off = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_NameOffset),
-           name_len = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_NameLength);
+/* The name of the instance at p (ByteLength byte_len, NameOffset name_off,
+ * NameLength name_len) must lie inside the instance (spec 1.2). */
+static pd_status decode_instance_name(size_t p, uint32_t byte_len,
+                                      uint32_t name_off, uint32_t name_len,
+                                      pd_instance *in, pd_error *err) {
   in->name_offset = p;
   in->name_bytes = 0;
   if (name_len == 0)
@@ -277,24 +277,32 @@ static pd_status decode_instances(pd_snapshot *snap, size_t o, size_t obj_end,
                                   size_t max_end_def, pd_error *err) {
   const wire_bytes *b = &snap->bytes;
   for (uint32_t i = 0; i < n; i++) {
-    wire_sized def = wire_sized_at(b, p, obj_end, PERF_INSTANCE_DEFINITION_SIZE,
-                                   PERF_INSTANCE_DEFINITION_ByteLength);
-    if (def.check == WIRE_SHORT)
-      return pd_error_set(err, PD_E_INSTANCE, p,
-                          "offset 0x%zx: instance %u of object at 0x%zx runs "
-                          "past the object (ends 0x%zx)",
-                          p, i, o, obj_end);
-    if (def.check == WIRE_RANGE)
+    wire_sized def;
+    if (wire_sized_at(b, p, obj_end, PERF_INSTANCE_DEFINITION_SIZE,
+                      PERF_INSTANCE_DEFINITION_ByteLength, &def) != WIRE_OK) {
+      if (def.check == WIRE_SHORT)
+        return pd_error_set(err, PD_E_INSTANCE, p,
+                            "offset 0x%zx: instance %u of object at 0x%zx runs "
+                            "past the object (ends 0x%zx)",
+                            p, i, o, obj_end);
       return pd_error_range(err, PD_E_INSTANCE, &def, "instance ByteLength");
+    }
+    /* Loads before stores: a store through `in` might alias the bytes'
+     * byte order as far as the compiler knows. */
+    uint32_t parent_object =
+        wire_ld32(b, p + PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    uint32_t parent_instance =
+        wire_ld32(b, p + PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    uint32_t unique_id = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_UniqueID);
+    uint32_t name_off = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_len = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_NameLength);
     pd_instance *in = &snap->instances[snap->instance_count++];
     in->wire_offset = p;
-    in->parent_object =
-        wire_ld32(b, p + PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
-    in->parent_instance =
-        wire_ld32(b, p + PERF_INSTANCE_DEFINITION_ParentObjectInstance);
-    in->unique_id =
-        (int32_t)wire_ld32(b, p + PERF_INSTANCE_DEFINITION_UniqueID);
-    pd_status s = decode_instance_name(b, p, def.length, in, err);
+    in->parent_object = parent_object;
+    in->parent_instance = parent_instance;
+    in->unique_id = (int32_t)unique_id;
+    pd_status s =
+        decode_instance_name(p, def.length, name_off, name_len, in, err);
     if (s != PD_OK)
       return s;
     size_t q = p + def.length;

@@ -187,9 +187,10 @@ pd_status pd_v2_identifier_decode(const uint8_t *data, size_t len,
                                   size_t offset, pd_v2_identifier *out,
                                   size_t *next, pd_error *err) {
   wire_bytes b = wire_le(data, len);
-  wire_sized id = wire_sized_at(&b, offset, len, PERF_COUNTER_IDENTIFIER_SIZE,
-                                PERF_COUNTER_IDENTIFIER_Size);
-  if (id.check == WIRE_SHORT)
+  wire_sized id;
+  wire_check idc = wire_sized_at(&b, offset, len, PERF_COUNTER_IDENTIFIER_SIZE,
+                                 PERF_COUNTER_IDENTIFIER_Size, &id);
+  if (idc == WIRE_SHORT)
     return pd_error_set(err, PD_E_TRUNCATED, offset,
                         "offset 0x%zx: PERF_COUNTER_IDENTIFIER runs past the "
                         "end (%zu bytes)",
@@ -201,7 +202,7 @@ pd_status pd_v2_identifier_decode(const uint8_t *data, size_t len,
   out->counter_id = wire_ld32(&b, offset + PERF_COUNTER_IDENTIFIER_CounterId);
   out->instance_id = wire_ld32(&b, offset + PERF_COUNTER_IDENTIFIER_InstanceId);
   out->index = wire_ld32(&b, offset + PERF_COUNTER_IDENTIFIER_Index);
-  if (id.check == WIRE_RANGE)
+  if (idc == WIRE_RANGE)
     return pd_error_range(err, PD_E_V2, &id, "identifier Size");
   size_t name_at = offset + PERF_COUNTER_IDENTIFIER_SIZE;
   size_t name_units = (out->size - PERF_COUNTER_IDENTIFIER_SIZE) / 2;

@@ -104,13 +104,13 @@ static size_t pool_add_utf16(pd_v2_data *d, const uint8_t *src, size_t units) {
 
 /* The 8-byte structure `what` at off, inside [.., end), holding its own
  * size at `field`. */
-static wire_sized sized(v2_decoder *dc, size_t off, size_t end, size_t field,
-                        const char *what) {
-  wire_sized s = wire_sized_at(&dc->b, off, end, 8, field);
-  if (s.check == WIRE_SHORT)
+static wire_check sized(v2_decoder *dc, size_t off, size_t end, size_t field,
+                        const char *what, wire_sized *s) {
+  wire_check c = wire_sized_at(&dc->b, off, end, 8, field, s);
+  if (c == WIRE_SHORT)
     pd_error_set(dc->err, PD_E_TRUNCATED, off,
                  "offset 0x%zx: %s runs past its block", off, what);
-  return s;
+  return c;
 }
 
 /* Read a PERF_COUNTER_DATA at `off` inside [.., end); appends one value.
@@ -120,13 +120,14 @@ static pd_status read_counter_data(v2_decoder *dc, size_t off, size_t end,
                                    bool has_instance, uint32_t instance_id,
                                    size_t name_at, size_t *next) {
   pd_v2_data *d = dc->d;
-  wire_sized cd =
-      sized(dc, off, end, PERF_COUNTER_DATA_dwSize, "PERF_COUNTER_DATA");
-  if (cd.check == WIRE_SHORT)
+  wire_sized cd;
+  wire_check cdc =
+      sized(dc, off, end, PERF_COUNTER_DATA_dwSize, "PERF_COUNTER_DATA", &cd);
+  if (cdc == WIRE_SHORT)
     return PD_E_TRUNCATED;
   uint32_t data_size = wire_ld32(&dc->b, off + PERF_COUNTER_DATA_dwDataSize);
   uint32_t size = cd.length;
-  if (cd.check == WIRE_RANGE || data_size > size - PERF_COUNTER_DATA_SIZE)
+  if (cdc == WIRE_RANGE || data_size > size - PERF_COUNTER_DATA_SIZE)
     return pd_error_set(dc->err, PD_E_V2, off,
                         "offset 0x%zx: PERF_COUNTER_DATA dwSize %u / "
                         "dwDataSize %u do not fit (%zu bytes left)",
@@ -168,13 +169,14 @@ static pd_status read_counter_data(v2_decoder *dc, size_t off, size_t end,
 static pd_status read_multi_counters(v2_decoder *dc, size_t off, size_t end,
                                      size_t *ids_at, uint32_t *count,
                                      size_t *next) {
-  wire_sized mc =
-      sized(dc, off, end, PERF_MULTI_COUNTERS_dwSize, "PERF_MULTI_COUNTERS");
-  if (mc.check == WIRE_SHORT)
+  wire_sized mc;
+  wire_check mcc = sized(dc, off, end, PERF_MULTI_COUNTERS_dwSize,
+                         "PERF_MULTI_COUNTERS", &mc);
+  if (mcc == WIRE_SHORT)
     return PD_E_TRUNCATED;
   uint32_t size = mc.length;
   uint32_t n = wire_ld32(&dc->b, off + PERF_MULTI_COUNTERS_dwCounters);
-  if (mc.check == WIRE_RANGE || n > (size - PERF_MULTI_COUNTERS_SIZE) / 4)
+  if (mcc == WIRE_RANGE || n > (size - PERF_MULTI_COUNTERS_SIZE) / 4)
     return pd_error_set(dc->err, PD_E_V2, off,
                         "offset 0x%zx: PERF_MULTI_COUNTERS dwSize %u / "
                         "dwCounters %u do not fit (%zu bytes left)",
@@ -191,25 +193,27 @@ static pd_status read_multi_counters(v2_decoder *dc, size_t off, size_t end,
 static pd_status read_multi_instances(v2_decoder *dc, size_t off, size_t end,
                                       uint32_t block, size_t ids_at,
                                       uint32_t ncounters, uint32_t single_id) {
-  wire_sized mi = sized(dc, off, end, PERF_MULTI_INSTANCES_dwTotalSize,
-                        "PERF_MULTI_INSTANCES");
-  if (mi.check == WIRE_SHORT)
+  wire_sized mi;
+  wire_check mic = sized(dc, off, end, PERF_MULTI_INSTANCES_dwTotalSize,
+                         "PERF_MULTI_INSTANCES", &mi);
+  if (mic == WIRE_SHORT)
     return PD_E_TRUNCATED;
   uint32_t ninst = wire_ld32(&dc->b, off + PERF_MULTI_INSTANCES_dwInstances);
-  if (mi.check == WIRE_RANGE)
+  if (mic == WIRE_RANGE)
     return pd_error_range(dc->err, PD_E_V2, &mi,
                           "PERF_MULTI_INSTANCES dwTotalSize");
   size_t iend = off + mi.length;
   size_t p = off + PERF_MULTI_INSTANCES_SIZE;
   for (uint32_t i = 0; i < ninst; i++) {
-    wire_sized ih = wire_sized_at(&dc->b, p, iend, PERF_INSTANCE_HEADER_SIZE,
-                                  PERF_INSTANCE_HEADER_Size);
-    if (ih.check == WIRE_SHORT)
+    wire_sized ih;
+    wire_check ihc = wire_sized_at(&dc->b, p, iend, PERF_INSTANCE_HEADER_SIZE,
+                                   PERF_INSTANCE_HEADER_Size, &ih);
+    if (ihc == WIRE_SHORT)
       return pd_error_set(dc->err, PD_E_TRUNCATED, p,
                           "offset 0x%zx: instance %u of %u runs past "
                           "PERF_MULTI_INSTANCES",
                           p, i, ninst);
-    if (ih.check == WIRE_RANGE)
+    if (ihc == WIRE_RANGE)
       return pd_error_range(dc->err, PD_E_INSTANCE, &ih,
                             "PERF_INSTANCE_HEADER Size");
     uint32_t iid = wire_ld32(&dc->b, p + PERF_INSTANCE_HEADER_InstanceId);
@@ -302,14 +306,15 @@ static pd_status decode_blocks(v2_decoder *dc, size_t end,
   uint32_t count = d->header.num_counters;
   size_t off = PERF_DATA_HEADER_SIZE;
   for (uint32_t b = 0; b < count; b++) {
-    wire_sized ch = wire_sized_at(&dc->b, off, end, PERF_COUNTER_HEADER_SIZE,
-                                  PERF_COUNTER_HEADER_dwSize);
-    if (ch.check == WIRE_SHORT)
+    wire_sized ch;
+    wire_check chc = wire_sized_at(&dc->b, off, end, PERF_COUNTER_HEADER_SIZE,
+                                   PERF_COUNTER_HEADER_dwSize, &ch);
+    if (chc == WIRE_SHORT)
       return pd_error_set(dc->err, PD_E_TRUNCATED, off,
                           "offset 0x%zx: PERF_COUNTER_HEADER %u of %u runs "
                           "past the end (%zu bytes)",
                           off, b, count, end);
-    if (ch.check == WIRE_RANGE)
+    if (chc == WIRE_RANGE)
       return pd_error_range(dc->err, PD_E_V2, &ch,
                             "PERF_COUNTER_HEADER dwSize");
     pd_v2_block *blk = add_block(d);

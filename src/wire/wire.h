@@ -163,29 +163,34 @@ typedef enum wire_check {
 /* What wire_sized() found: enough to name the offset, the field and the
  * allowed range in an error message. */
 typedef struct wire_sized {
-  wire_check check;
-  size_t at;       /* WIRE_SHORT: the structure; else its length field */
-  uint32_t length; /* the length read (WIRE_OK, WIRE_RANGE) */
-  uint32_t min;    /* allowed: [min, max] */
-  size_t max;      /* the bytes from the structure to the enclosing end */
+  wire_check check; /* on failure (wire_sized_at returns WIRE_OK alone) */
+  size_t at;        /* WIRE_SHORT: the structure; else its length field */
+  uint32_t length;  /* the length read (WIRE_OK, WIRE_RANGE) */
+  uint32_t min;     /* allowed: [min, max] */
+  size_t max;       /* the bytes from the structure to the enclosing end */
 } wire_sized;
 
 /* A structure at `off`, inside [off, end) (end <= b->len), whose `size`-byte
  * fixed part holds its own u32 length at offset `field`; the length covers
  * at least the fixed part and must stay inside the enclosing end. On
- * WIRE_OK, [off, off + length) is inside the buffer. */
-static inline wire_sized wire_sized_at(const wire_bytes *b, size_t off,
-                                       size_t end, uint32_t size,
-                                       size_t field) {
+ * WIRE_OK, [off, off + s->length) is inside the buffer; otherwise all of
+ * *s says where and why. Only the length is stored on success: the hot
+ * loops pay for nothing else. */
+static inline wire_check wire_sized_at(const wire_bytes *b, size_t off,
+                                       size_t end, uint32_t size, size_t field,
+                                       wire_sized *s) {
   assert(end <= b->len && field + 4 <= size);
-  wire_sized s = {WIRE_SHORT, off, 0, size, 0};
-  if (off > end || end - off < size)
-    return s;
-  s.at = off + field;
-  s.length = wire_ld32(b, s.at);
-  s.max = end - off;
-  s.check = s.length < size || s.length > s.max ? WIRE_RANGE : WIRE_OK;
-  return s;
+  if (off > end || end - off < size) {
+    *s = (wire_sized){WIRE_SHORT, off, 0, size, off > end ? 0 : end - off};
+    return WIRE_SHORT;
+  }
+  uint32_t length = wire_ld32(b, off + field);
+  s->length = length;
+  if (length < size || length > end - off) {
+    *s = (wire_sized){WIRE_RANGE, off + field, length, size, end - off};
+    return WIRE_RANGE;
+  }
+  return WIRE_OK;
 }
 
 /* ------------------------------------------------------ writing */
