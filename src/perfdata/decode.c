@@ -12,15 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fixed structure sizes, spec 1.2. */
-enum {
-  DATA_BLOCK_SIZE = 88,
-  OBJECT_TYPE_SIZE = 64,
-  COUNTER_DEF_SIZE = 40,
-  INSTANCE_DEF_SIZE = 24,
-  COUNTER_BLOCK_SIZE = 4,
-};
-
 static const pd_decode_limits default_limits = {
     .max_objects = 4096,
     .max_counters = 65536,
@@ -54,10 +45,7 @@ void pd_snapshot_free(pd_snapshot *snap) {
   free(snap);
 }
 
-/* Grow an array to hold at least `need` elements; counts were checked
- * against the blob's size before this is called, so `need` is bounded by
- * the input length. */
-static bool grow(void **array, size_t *cap, size_t need, size_t elem) {
+bool pd_grow(void **array, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap)
     return true;
   size_t want = *cap ? *cap : 16;
@@ -78,10 +66,11 @@ static bool grow_objects(pd_snapshot *snap, uint32_t need) {
     return true;
   size_t cap = snap->object_cap, cap2 = snap->object_cap,
          cap3 = snap->object_cap;
-  if (!grow((void **)&snap->objects, &cap, need, sizeof(pd_object)) ||
-      !grow((void **)&snap->object_first_counter, &cap2, need,
-            sizeof(size_t)) ||
-      !grow((void **)&snap->object_first_instance, &cap3, need, sizeof(size_t)))
+  if (!pd_grow((void **)&snap->objects, &cap, need, sizeof(pd_object)) ||
+      !pd_grow((void **)&snap->object_first_counter, &cap2, need,
+               sizeof(size_t)) ||
+      !pd_grow((void **)&snap->object_first_instance, &cap3, need,
+               sizeof(size_t)))
     return false;
   /* All three grew from the same capacity with the same rule. */
   snap->object_cap = (uint32_t)cap;
@@ -120,52 +109,55 @@ static bool counter_size_ok(uint32_t type, uint32_t size) {
 }
 
 static pd_status decode_header(pd_snapshot *snap, pd_error *err) {
-  pd_bytes *b = &snap->bytes;
+  wire_bytes *b = &snap->bytes;
   pd_header *h = &snap->header;
-  if (b->len < DATA_BLOCK_SIZE)
+  if (b->len < PERF_DATA_BLOCK_SIZE)
     return pd_error_set(err, PD_E_TRUNCATED, 0,
                         "offset 0x0: %zu bytes, shorter than the 88-byte "
                         "PERF_DATA_BLOCK",
                         b->len);
   static const uint8_t sig_le[8] = {'P', 0, 'E', 0, 'R', 0, 'F', 0};
   static const uint8_t sig_be[8] = {0, 'P', 0, 'E', 0, 'R', 0, 'F'};
-  if (memcmp(b->data, sig_le, 8) == 0)
+  const uint8_t *sig = b->data + PERF_DATA_BLOCK_Signature;
+  if (memcmp(sig, sig_le, 8) == 0)
     b->big_endian = false;
-  else if (memcmp(b->data, sig_be, 8) == 0)
+  else if (memcmp(sig, sig_be, 8) == 0)
     b->big_endian = true;
   else
     return pd_error_set(err, PD_E_SIGNATURE, 0,
                         "offset 0x0: signature is not \"PERF\" in UTF-16");
   /* Spec 1.7: the signature decides; the flag must agree. */
-  uint32_t little = pd_ld32(b, 8);
+  uint32_t little = wire_ld32(b, PERF_DATA_BLOCK_LittleEndian);
   if (little != (b->big_endian ? 0u : 1u))
-    return pd_error_set(err, PD_E_BYTE_ORDER, 8,
+    return pd_error_set(err, PD_E_BYTE_ORDER, PERF_DATA_BLOCK_LittleEndian,
                         "offset 0x8: LittleEndian is %u but the signature is "
                         "%s-endian",
                         little, b->big_endian ? "big" : "little");
   h->big_endian = b->big_endian;
-  h->version = pd_ld32(b, 12);
-  h->revision = pd_ld32(b, 16);
-  h->total_byte_length = pd_ld32(b, 20);
-  h->header_length = pd_ld32(b, 24);
-  h->num_object_types = pd_ld32(b, 28);
-  h->default_object = (int32_t)pd_ld32(b, 32);
+  h->version = wire_ld32(b, PERF_DATA_BLOCK_Version);
+  h->revision = wire_ld32(b, PERF_DATA_BLOCK_Revision);
+  h->total_byte_length = wire_ld32(b, PERF_DATA_BLOCK_TotalByteLength);
+  h->header_length = wire_ld32(b, PERF_DATA_BLOCK_HeaderLength);
+  h->num_object_types = wire_ld32(b, PERF_DATA_BLOCK_NumObjectTypes);
+  h->default_object = (int32_t)wire_ld32(b, PERF_DATA_BLOCK_DefaultObject);
   for (int i = 0; i < 8; i++)
-    h->system_time[i] = pd_ld16(b, 36 + 2 * (size_t)i);
-  h->perf_time = (int64_t)pd_ld64(b, 56);
-  h->perf_freq = (int64_t)pd_ld64(b, 64);
-  h->perf_time_100ns = (int64_t)pd_ld64(b, 72);
-  if (h->header_length < DATA_BLOCK_SIZE || h->header_length > b->len)
-    return pd_error_set(err, PD_E_HEADER, 24,
+    h->system_time[i] =
+        wire_ld16(b, PERF_DATA_BLOCK_SystemTime + 2 * (size_t)i);
+  h->perf_time = (int64_t)wire_ld64(b, PERF_DATA_BLOCK_PerfTime);
+  h->perf_freq = (int64_t)wire_ld64(b, PERF_DATA_BLOCK_PerfFreq);
+  h->perf_time_100ns = (int64_t)wire_ld64(b, PERF_DATA_BLOCK_PerfTime100nSec);
+  if (h->header_length < PERF_DATA_BLOCK_SIZE || h->header_length > b->len)
+    return pd_error_set(err, PD_E_HEADER, PERF_DATA_BLOCK_HeaderLength,
                         "offset 0x18: HeaderLength %u outside [88, %zu]",
                         h->header_length, b->len);
 
-  uint32_t name_len = pd_ld32(b, 80), name_off = pd_ld32(b, 84);
+  uint32_t name_len = wire_ld32(b, PERF_DATA_BLOCK_SystemNameLength),
+           name_off = wire_ld32(b, PERF_DATA_BLOCK_SystemNameOffset);
   h->system_name = "";
   if (name_len > 0) {
-    if (name_off < DATA_BLOCK_SIZE || name_off > h->header_length ||
+    if (name_off < PERF_DATA_BLOCK_SIZE || name_off > h->header_length ||
         name_len > h->header_length - name_off)
-      return pd_error_set(err, PD_E_NAME, 80,
+      return pd_error_set(err, PD_E_NAME, PERF_DATA_BLOCK_SystemNameLength,
                           "offset 0x50: system name (offset %u, %u bytes) "
                           "outside the header (HeaderLength %u)",
                           name_off, name_len, h->header_length);
@@ -174,7 +166,8 @@ static pd_status decode_header(pd_snapshot *snap, pd_error *err) {
         pd_utf16_to_utf8(b->data + name_off, units, b->big_endian, NULL, 0);
     char *s = pd_text_alloc(&snap->text, need + 1);
     if (s == NULL)
-      return pd_error_set(err, PD_E_NOMEM, 80, "out of memory");
+      return pd_error_set(err, PD_E_NOMEM, PERF_DATA_BLOCK_SystemNameLength,
+                          "out of memory");
     pd_utf16_to_utf8(b->data + name_off, units, b->big_endian, s, need + 1);
     h->system_name = s;
   }
@@ -187,126 +180,261 @@ static pd_status decode_definitions(pd_snapshot *snap, size_t o,
                                     uint32_t header_len, uint32_t def_len,
                                     uint32_t num_counters, uint64_t *max_end,
                                     size_t *max_end_def, pd_error *err) {
-  const pd_bytes *b = &snap->bytes;
+  const wire_bytes *b = &snap->bytes;
   size_t end = o + def_len, p = o + header_len;
   *max_end = 0;
   *max_end_def = p;
   for (uint32_t c = 0; c < num_counters; c++) {
-    if (p > end || end - p < COUNTER_DEF_SIZE)
-      return pd_error_set(err, PD_E_COUNTER_DEF, p,
-                          "offset 0x%zx: counter definition %u of object at "
-                          "0x%zx runs past its DefinitionLength (ends 0x%zx)",
-                          p, c, o, end);
-    uint32_t byte_len = pd_ld32(b, p);
-    if (byte_len < COUNTER_DEF_SIZE || byte_len > end - p)
-      return pd_error_set(err, PD_E_COUNTER_DEF, p,
+    wire_sized def;
+    if (wire_sized_at(b, p, end, PERF_COUNTER_DEFINITION_SIZE,
+                      PERF_COUNTER_DEFINITION_ByteLength, &def) != WIRE_OK) {
+      if (def.check == WIRE_SHORT)
+        return pd_error_set(err, PD_E_COUNTER_DEF, p,
+                            "offset 0x%zx: counter definition %u of object at "
+                            "0x%zx runs past its DefinitionLength (ends 0x%zx)",
+                            p, c, o, end);
+      return pd_error_set(err, PD_E_COUNTER_DEF, def.at,
                           "offset 0x%zx: counter definition ByteLength %u "
-                          "outside [40, %zu] (DefinitionLength ends 0x%zx)",
-                          p, byte_len, end - p, end);
+                          "outside [%u, %zu] (DefinitionLength ends 0x%zx)",
+                          def.at, def.length, def.min, def.max, end);
+    }
     pd_counter_def *d = &snap->counters[snap->counter_count++];
     d->wire_offset = p;
-    d->name_index = pd_ld32(b, p + 4);
-    d->help_index = pd_ld32(b, p + 12);
-    d->default_scale = (int32_t)pd_ld32(b, p + 20);
-    d->detail_level = pd_ld32(b, p + 24);
-    d->type = pd_ld32(b, p + 28);
-    d->size = pd_ld32(b, p + 32);
-    d->offset = pd_ld32(b, p + 36);
+    d->name_index =
+        wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterNameTitleIndex);
+    d->help_index =
+        wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterHelpTitleIndex);
+    d->default_scale =
+        (int32_t)wire_ld32(b, p + PERF_COUNTER_DEFINITION_DefaultScale);
+    d->detail_level = wire_ld32(b, p + PERF_COUNTER_DEFINITION_DetailLevel);
+    d->type = wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterType);
+    d->size = wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterSize);
+    d->offset = wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterOffset);
     if (!counter_size_ok(d->type, d->size))
-      return pd_error_set(err, PD_E_COUNTER_DEF, p + 32,
-                          "offset 0x%zx: CounterSize %u for numeric counter "
-                          "type 0x%08x (must be 4 or 8)",
-                          p + 32, d->size, d->type);
+      return pd_error_set(
+          err, PD_E_COUNTER_DEF, p + PERF_COUNTER_DEFINITION_CounterSize,
+          "offset 0x%zx: CounterSize %u for numeric counter "
+          "type 0x%08x (must be 4 or 8)",
+          p + PERF_COUNTER_DEFINITION_CounterSize, d->size, d->type);
     uint64_t e = (uint64_t)d->offset + d->size;
     if (e > *max_end) {
       *max_end = e;
       *max_end_def = p;
     }
-    p += byte_len; /* byte_len <= UINT32_MAX and p < SIZE_MAX/2 in practice */
-    if (p < byte_len)
-      return pd_error_set(err, PD_E_COUNTER_DEF, d->wire_offset,
-                          "offset 0x%zx: ByteLength overflows", d->wire_offset);
+    p += def.length; /* inside [o, end): wire_sized_at checked it */
   }
   return PD_OK;
 }
 
 /* A PERF_COUNTER_BLOCK at p, inside [p, obj_end); returns its length. */
-static pd_status decode_block(const pd_bytes *b, size_t p, size_t obj_end,
+static pd_status decode_block(const wire_bytes *b, size_t p, size_t obj_end,
                               uint64_t max_end, size_t max_end_def,
                               uint32_t *length, pd_error *err) {
-  if (p > obj_end || obj_end - p < COUNTER_BLOCK_SIZE)
-    return pd_error_set(err, PD_E_COUNTER_BLOCK, p,
-                        "offset 0x%zx: counter block runs past its object "
-                        "(ends 0x%zx)",
-                        p, obj_end);
-  uint32_t len = pd_ld32(b, p);
-  if (len < COUNTER_BLOCK_SIZE || len > obj_end - p)
-    return pd_error_set(err, PD_E_COUNTER_BLOCK, p,
-                        "offset 0x%zx: counter block ByteLength %u outside "
-                        "[4, %zu]",
-                        p, len, obj_end - p);
-  if (max_end > len)
-    return pd_error_set(err, PD_E_COUNTER_DEF, max_end_def + 36,
+  wire_sized blk;
+  if (wire_sized_at(b, p, obj_end, PERF_COUNTER_BLOCK_SIZE,
+                    PERF_COUNTER_BLOCK_ByteLength, &blk) != WIRE_OK) {
+    if (blk.check == WIRE_SHORT)
+      return pd_error_set(err, PD_E_COUNTER_BLOCK, p,
+                          "offset 0x%zx: counter block runs past its object "
+                          "(ends 0x%zx)",
+                          p, obj_end);
+    return pd_error_range(err, PD_E_COUNTER_BLOCK, &blk,
+                          "counter block ByteLength");
+  }
+  if (max_end > blk.length) {
+    size_t at = max_end_def + PERF_COUNTER_DEFINITION_CounterOffset;
+    return pd_error_set(err, PD_E_COUNTER_DEF, at,
                         "offset 0x%zx: CounterOffset + CounterSize = %llu "
                         "past the %u-byte counter block at 0x%zx",
-                        max_end_def + 36, (unsigned long long)max_end, len, p);
-  *length = len;
+                        at, (unsigned long long)max_end, blk.length, p);
+  }
+  *length = blk.length;
+  return PD_OK;
+}
+
+/* The name of the instance at p (ByteLength byte_len, NameOffset name_off,
+ * NameLength name_len) must lie inside the instance (spec 1.2). */
+static pd_status decode_instance_name(size_t p, uint32_t byte_len,
+                                      uint32_t name_off, uint32_t name_len,
+                                      pd_instance *in, pd_error *err) {
+  in->name_offset = p;
+  in->name_bytes = 0;
+  if (name_len == 0)
+    return PD_OK;
+  if (name_off < PERF_INSTANCE_DEFINITION_SIZE || name_off > byte_len ||
+      name_len > byte_len - name_off)
+    return pd_error_set(err, PD_E_NAME, p + PERF_INSTANCE_DEFINITION_NameOffset,
+                        "offset 0x%zx: instance name (offset %u, %u "
+                        "bytes) outside its %u-byte instance at 0x%zx",
+                        p + PERF_INSTANCE_DEFINITION_NameOffset, name_off,
+                        name_len, byte_len, p);
+  in->name_offset = p + name_off;
+  in->name_bytes = name_len;
   return PD_OK;
 }
 
 static pd_status decode_instances(pd_snapshot *snap, size_t o, size_t obj_end,
                                   size_t p, uint32_t n, uint64_t max_end,
                                   size_t max_end_def, pd_error *err) {
-  const pd_bytes *b = &snap->bytes;
+  const wire_bytes *b = &snap->bytes;
   for (uint32_t i = 0; i < n; i++) {
-    if (p > obj_end || obj_end - p < INSTANCE_DEF_SIZE)
-      return pd_error_set(err, PD_E_INSTANCE, p,
-                          "offset 0x%zx: instance %u of object at 0x%zx runs "
-                          "past the object (ends 0x%zx)",
-                          p, i, o, obj_end);
-    uint32_t byte_len = pd_ld32(b, p);
-    if (byte_len < INSTANCE_DEF_SIZE || byte_len > obj_end - p)
-      return pd_error_set(err, PD_E_INSTANCE, p,
-                          "offset 0x%zx: instance ByteLength %u outside "
-                          "[24, %zu]",
-                          p, byte_len, obj_end - p);
+    wire_sized def;
+    if (wire_sized_at(b, p, obj_end, PERF_INSTANCE_DEFINITION_SIZE,
+                      PERF_INSTANCE_DEFINITION_ByteLength, &def) != WIRE_OK) {
+      if (def.check == WIRE_SHORT)
+        return pd_error_set(err, PD_E_INSTANCE, p,
+                            "offset 0x%zx: instance %u of object at 0x%zx runs "
+                            "past the object (ends 0x%zx)",
+                            p, i, o, obj_end);
+      return pd_error_range(err, PD_E_INSTANCE, &def, "instance ByteLength");
+    }
+    /* Loads before stores: a store through `in` might alias the bytes'
+     * byte order as far as the compiler knows. */
+    uint32_t parent_object =
+        wire_ld32(b, p + PERF_INSTANCE_DEFINITION_ParentObjectTitleIndex);
+    uint32_t parent_instance =
+        wire_ld32(b, p + PERF_INSTANCE_DEFINITION_ParentObjectInstance);
+    uint32_t unique_id = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_UniqueID);
+    uint32_t name_off = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_NameOffset);
+    uint32_t name_len = wire_ld32(b, p + PERF_INSTANCE_DEFINITION_NameLength);
     pd_instance *in = &snap->instances[snap->instance_count++];
     in->wire_offset = p;
-    in->parent_object = pd_ld32(b, p + 4);
-    in->parent_instance = pd_ld32(b, p + 8);
-    in->unique_id = (int32_t)pd_ld32(b, p + 12);
-    uint32_t name_off = pd_ld32(b, p + 16), name_len = pd_ld32(b, p + 20);
-    in->name_offset = p;
-    in->name_bytes = 0;
-    if (name_len > 0) {
-      if (name_off < INSTANCE_DEF_SIZE || name_off > byte_len ||
-          name_len > byte_len - name_off)
-        return pd_error_set(err, PD_E_NAME, p + 16,
-                            "offset 0x%zx: instance name (offset %u, %u "
-                            "bytes) outside its %u-byte instance at 0x%zx",
-                            p + 16, name_off, name_len, byte_len, p);
-      in->name_offset = p + name_off;
-      in->name_bytes = name_len;
-    }
-    size_t q = p + byte_len;
-    pd_status s = decode_block(b, q, obj_end, max_end, max_end_def,
-                               &in->block_length, err);
+    in->parent_object = parent_object;
+    in->parent_instance = parent_instance;
+    in->unique_id = (int32_t)unique_id;
+    pd_status s =
+        decode_instance_name(p, def.length, name_off, name_len, in, err);
+    if (s != PD_OK)
+      return s;
+    size_t q = p + def.length;
+    s = decode_block(b, q, obj_end, max_end, max_end_def, &in->block_length,
+                     err);
     if (s != PD_OK)
       return s;
     in->block_offset = q;
     p = q + in->block_length;
   }
-  (void)o;
   return PD_OK;
+}
+
+/* The lengths and counts of the PERF_OBJECT_TYPE at o, validated. */
+typedef struct object_head {
+  uint32_t total, def_len, hdr_len, num_counters;
+  int32_t num_instances;
+} object_head;
+
+/* Spec 1.3: the three lengths nest inside the bytes left, and the counts
+ * fit the bytes they describe. */
+static pd_status check_object(const wire_bytes *b, size_t o, size_t left,
+                              const pd_decode_limits *lim, object_head *h,
+                              pd_error *err) {
+  if (h->hdr_len < PERF_OBJECT_TYPE_SIZE)
+    return pd_error_set(err, PD_E_OBJECT, o + PERF_OBJECT_TYPE_HeaderLength,
+                        "offset 0x%zx: object HeaderLength %u is below 64",
+                        o + PERF_OBJECT_TYPE_HeaderLength, h->hdr_len);
+  if (h->def_len < h->hdr_len)
+    return pd_error_set(err, PD_E_OBJECT, o + PERF_OBJECT_TYPE_DefinitionLength,
+                        "offset 0x%zx: object DefinitionLength %u is below "
+                        "its HeaderLength %u",
+                        o + PERF_OBJECT_TYPE_DefinitionLength, h->def_len,
+                        h->hdr_len);
+  if (h->total < h->def_len)
+    return pd_error_set(err, PD_E_OBJECT, o + PERF_OBJECT_TYPE_TotalByteLength,
+                        "offset 0x%zx: object TotalByteLength %u is below "
+                        "its DefinitionLength %u",
+                        o + PERF_OBJECT_TYPE_TotalByteLength, h->total,
+                        h->def_len);
+  if (h->total > left)
+    return pd_error_set(err, PD_E_TRUNCATED,
+                        o + PERF_OBJECT_TYPE_TotalByteLength,
+                        "offset 0x%zx: object TotalByteLength %u runs past "
+                        "the end of the data (%zu bytes left)",
+                        o + PERF_OBJECT_TYPE_TotalByteLength, h->total, left);
+  h->num_counters = wire_ld32(b, o + PERF_OBJECT_TYPE_NumCounters);
+  h->num_instances = (int32_t)wire_ld32(b, o + PERF_OBJECT_TYPE_NumInstances);
+  size_t at = o + PERF_OBJECT_TYPE_NumCounters;
+  uint64_t need = (uint64_t)h->num_counters * PERF_COUNTER_DEFINITION_SIZE;
+  if (h->num_counters > lim->max_counters)
+    return pd_error_set(err, PD_E_LIMIT, at,
+                        "offset 0x%zx: NumCounters %u above the limit %u", at,
+                        h->num_counters, lim->max_counters);
+  if (need > h->def_len - h->hdr_len)
+    return pd_error_set(err, PD_E_COUNTER_DEF, at,
+                        "offset 0x%zx: NumCounters %u needs %llu bytes of "
+                        "definitions, the object has %u",
+                        at, h->num_counters, (unsigned long long)need,
+                        h->def_len - h->hdr_len);
+  at = o + PERF_OBJECT_TYPE_NumInstances;
+  if (h->num_instances < -3)
+    return pd_error_set(err, PD_E_OBJECT, at,
+                        "offset 0x%zx: NumInstances %d is not valid", at,
+                        h->num_instances);
+  if (h->num_instances <= 0)
+    return PD_OK;
+  if ((uint32_t)h->num_instances > lim->max_instances)
+    return pd_error_set(err, PD_E_LIMIT, at,
+                        "offset 0x%zx: NumInstances %d above the limit %u", at,
+                        h->num_instances, lim->max_instances);
+  /* Each instance needs its definition and a counter block. */
+  if ((uint64_t)h->num_instances *
+          (PERF_INSTANCE_DEFINITION_SIZE + PERF_COUNTER_BLOCK_SIZE) >
+      h->total - h->def_len)
+    return pd_error_set(err, PD_E_INSTANCE, at,
+                        "offset 0x%zx: NumInstances %d cannot fit in the "
+                        "object's %u bytes of instance data",
+                        at, h->num_instances, h->total - h->def_len);
+  return PD_OK;
+}
+
+/* Reserve before filling: the counts are bounded by the bytes checked. */
+static bool reserve_object(pd_snapshot *snap, uint32_t k,
+                           const object_head *h) {
+  size_t n_inst = h->num_instances > 0 ? (size_t)h->num_instances
+                                       : (h->num_instances == -1 ? 1 : 0);
+  return grow_objects(snap, k + 1) &&
+         pd_grow((void **)&snap->counters, &snap->counter_cap,
+                 snap->counter_count + h->num_counters,
+                 sizeof(pd_counter_def)) &&
+         pd_grow((void **)&snap->instances, &snap->instance_cap,
+                 snap->instance_count + n_inst, sizeof(pd_instance));
+}
+
+/* The counter block of an object without instances (NumInstances -1). */
+static pd_status decode_single_block(pd_snapshot *snap, size_t p,
+                                     size_t obj_end, uint64_t max_end,
+                                     size_t max_end_def, pd_error *err) {
+  pd_instance *in = &snap->instances[snap->instance_count];
+  memset(in, 0, sizeof *in);
+  in->unique_id = -1;
+  pd_status s = decode_block(&snap->bytes, p, obj_end, max_end, max_end_def,
+                             &in->block_length, err);
+  if (s != PD_OK)
+    return s;
+  in->block_offset = p;
+  in->name_offset = p;
+  snap->instance_count++;
+  return PD_OK;
+}
+
+static void fill_object(pd_object *obj, const wire_bytes *b, size_t o) {
+  obj->wire_offset = o;
+  obj->name_index = wire_ld32(b, o + PERF_OBJECT_TYPE_ObjectNameTitleIndex);
+  obj->help_index = wire_ld32(b, o + PERF_OBJECT_TYPE_ObjectHelpTitleIndex);
+  obj->detail_level = wire_ld32(b, o + PERF_OBJECT_TYPE_DetailLevel);
+  obj->default_counter =
+      (int32_t)wire_ld32(b, o + PERF_OBJECT_TYPE_DefaultCounter);
+  obj->code_page = wire_ld32(b, o + PERF_OBJECT_TYPE_CodePage);
+  obj->perf_time = (int64_t)wire_ld64(b, o + PERF_OBJECT_TYPE_PerfTime);
+  obj->perf_freq = (int64_t)wire_ld64(b, o + PERF_OBJECT_TYPE_PerfFreq);
 }
 
 static pd_status decode_object(pd_snapshot *snap, size_t o, uint32_t k,
                                const pd_decode_limits *lim, size_t *next,
                                bool *stop, pd_error *err) {
-  const pd_bytes *b = &snap->bytes;
+  const wire_bytes *b = &snap->bytes;
   size_t left = b->len - o;
   *stop = false;
-  if (left < OBJECT_TYPE_SIZE) {
+  if (left < PERF_OBJECT_TYPE_SIZE) {
     /* Spec 1.3 stops here; zero bytes are padding (Samba pads its reply),
      * anything else is an object cut short. */
     if (all_zero(b->data + o, left)) {
@@ -318,111 +446,43 @@ static pd_status decode_object(pd_snapshot *snap, size_t o, uint32_t k,
                         "PERF_OBJECT_TYPE needs 64",
                         o, k, left);
   }
-  uint32_t total = pd_ld32(b, o), def_len = pd_ld32(b, o + 4),
-           hdr_len = pd_ld32(b, o + 8);
-  if (total == 0) {
+  object_head h = {
+      .total = wire_ld32(b, o + PERF_OBJECT_TYPE_TotalByteLength),
+      .def_len = wire_ld32(b, o + PERF_OBJECT_TYPE_DefinitionLength),
+      .hdr_len = wire_ld32(b, o + PERF_OBJECT_TYPE_HeaderLength),
+  };
+  if (h.total == 0) {
     *stop = true;
     return PD_OK;
   }
-  if (hdr_len < OBJECT_TYPE_SIZE)
-    return pd_error_set(err, PD_E_OBJECT, o + 8,
-                        "offset 0x%zx: object HeaderLength %u is below 64",
-                        o + 8, hdr_len);
-  if (def_len < hdr_len)
-    return pd_error_set(err, PD_E_OBJECT, o + 4,
-                        "offset 0x%zx: object DefinitionLength %u is below "
-                        "its HeaderLength %u",
-                        o + 4, def_len, hdr_len);
-  if (total < def_len)
-    return pd_error_set(err, PD_E_OBJECT, o,
-                        "offset 0x%zx: object TotalByteLength %u is below "
-                        "its DefinitionLength %u",
-                        o, total, def_len);
-  if (total > left)
-    return pd_error_set(err, PD_E_TRUNCATED, o,
-                        "offset 0x%zx: object TotalByteLength %u runs past "
-                        "the end of the data (%zu bytes left)",
-                        o, total, left);
-  uint32_t num_counters = pd_ld32(b, o + 32);
-  int32_t num_instances = (int32_t)pd_ld32(b, o + 40);
-  if (num_counters > lim->max_counters)
-    return pd_error_set(err, PD_E_LIMIT, o + 32,
-                        "offset 0x%zx: NumCounters %u above the limit %u",
-                        o + 32, num_counters, lim->max_counters);
-  if ((uint64_t)num_counters * COUNTER_DEF_SIZE > def_len - hdr_len)
-    return pd_error_set(err, PD_E_COUNTER_DEF, o + 32,
-                        "offset 0x%zx: NumCounters %u needs %llu bytes of "
-                        "definitions, the object has %u",
-                        o + 32, num_counters,
-                        (unsigned long long)num_counters * COUNTER_DEF_SIZE,
-                        def_len - hdr_len);
-  if (num_instances < -3)
-    return pd_error_set(err, PD_E_OBJECT, o + 40,
-                        "offset 0x%zx: NumInstances %d is not valid", o + 40,
-                        num_instances);
-  if (num_instances > 0) {
-    if ((uint32_t)num_instances > lim->max_instances)
-      return pd_error_set(err, PD_E_LIMIT, o + 40,
-                          "offset 0x%zx: NumInstances %d above the limit %u",
-                          o + 40, num_instances, lim->max_instances);
-    /* Each instance needs its definition and a counter block. */
-    if ((uint64_t)num_instances * (INSTANCE_DEF_SIZE + COUNTER_BLOCK_SIZE) >
-        total - def_len)
-      return pd_error_set(err, PD_E_INSTANCE, o + 40,
-                          "offset 0x%zx: NumInstances %d cannot fit in the "
-                          "object's %u bytes of instance data",
-                          o + 40, num_instances, total - def_len);
-  }
-
-  /* Reserve before filling: the counts are bounded by the bytes above. */
-  size_t n_inst =
-      num_instances > 0 ? (size_t)num_instances : (num_instances == -1 ? 1 : 0);
-  if (!grow_objects(snap, k + 1) ||
-      !grow((void **)&snap->counters, &snap->counter_cap,
-            snap->counter_count + num_counters, sizeof(pd_counter_def)) ||
-      !grow((void **)&snap->instances, &snap->instance_cap,
-            snap->instance_count + n_inst, sizeof(pd_instance)))
+  pd_status s = check_object(b, o, left, lim, &h, err);
+  if (s != PD_OK)
+    return s;
+  if (!reserve_object(snap, k, &h))
     return pd_error_set(err, PD_E_NOMEM, o, "offset 0x%zx: out of memory", o);
 
   size_t first_counter = snap->counter_count,
          first_instance = snap->instance_count;
   uint64_t max_end;
   size_t max_end_def;
-  pd_status s = decode_definitions(snap, o, hdr_len, def_len, num_counters,
-                                   &max_end, &max_end_def, err);
+  s = decode_definitions(snap, o, h.hdr_len, h.def_len, h.num_counters,
+                         &max_end, &max_end_def, err);
   if (s != PD_OK)
     return s;
 
-  size_t obj_end = o + total, p = o + def_len;
-  if (num_instances == -1) {
-    pd_instance *in = &snap->instances[snap->instance_count];
-    memset(in, 0, sizeof *in);
-    in->unique_id = -1;
-    s = decode_block(b, p, obj_end, max_end, max_end_def, &in->block_length,
-                     err);
-    if (s != PD_OK)
-      return s;
-    in->block_offset = p;
-    in->name_offset = p;
-    snap->instance_count++;
-  } else if (num_instances > 0) {
-    s = decode_instances(snap, o, obj_end, p, (uint32_t)num_instances, max_end,
-                         max_end_def, err);
-    if (s != PD_OK)
-      return s;
-  }
+  size_t obj_end = o + h.total, p = o + h.def_len;
+  if (h.num_instances == -1)
+    s = decode_single_block(snap, p, obj_end, max_end, max_end_def, err);
+  else if (h.num_instances > 0)
+    s = decode_instances(snap, o, obj_end, p, (uint32_t)h.num_instances,
+                         max_end, max_end_def, err);
+  if (s != PD_OK)
+    return s;
 
   pd_object *obj = &snap->objects[k];
-  obj->wire_offset = o;
-  obj->name_index = pd_ld32(b, o + 12);
-  obj->help_index = pd_ld32(b, o + 20);
-  obj->detail_level = pd_ld32(b, o + 28);
-  obj->default_counter = (int32_t)pd_ld32(b, o + 36);
-  obj->num_instances = num_instances;
-  obj->code_page = pd_ld32(b, o + 44);
-  obj->perf_time = (int64_t)pd_ld64(b, o + 48);
-  obj->perf_freq = (int64_t)pd_ld64(b, o + 56);
-  obj->counter_count = num_counters;
+  fill_object(obj, b, o);
+  obj->num_instances = h.num_instances;
+  obj->counter_count = h.num_counters;
   obj->instance_count = (uint32_t)(snap->instance_count - first_instance);
   snap->object_first_counter[k] = first_counter;
   snap->object_first_instance[k] = first_instance;

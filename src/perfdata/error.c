@@ -56,3 +56,10 @@ pd_status pd_error_set(pd_error *err, pd_status status, size_t offset,
   va_end(ap);
   return status;
 }
+
+pd_status pd_error_range(pd_error *err, pd_status status, const wire_sized *s,
+                         const char *field) {
+  return pd_error_set(err, status, s->at,
+                      "offset 0x%zx: %s %u outside [%u, %zu]", s->at, field,
+                      s->length, s->min, s->max);
+}

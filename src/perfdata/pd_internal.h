@@ -10,8 +10,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- bounds-checked wire reads (cursor.h holds the inline readers) ---- */
-#include "cursor.h"
+/* ---- the wire: every integer read goes through src/wire/wire.h, at the
+ * field offsets layout.h names ---- */
+#include "../wire/wire.h"
+#include "layout.h"
+
+/* The error of a structure whose own length wire_sized_at() found out of
+ * range (WIRE_RANGE): "offset 0x..: <field> N outside [min, max]", at the
+ * length field. */
+pd_status pd_error_range(pd_error *err, pd_status status, const wire_sized *s,
+                         const char *field);
+
+/* ---- arrays (decode.c) ---- */
+
+/* Grow an array to hold at least `need` elements of `elem` bytes (doubling;
+ * false when out of memory). Callers bound `need` first: by counts checked
+ * against the input's size, or by readings actually found in it. */
+bool pd_grow(void **array, size_t *cap, size_t need, size_t elem);
 
 /* ---- text conversion (utf.c) ---- */
 

@@ -63,6 +63,10 @@ size_t pd_v2_identifier_encode(const pd_guid *set, uint32_t counter_id,
                                const char *instance, uint32_t instance_id,
                                uint8_t *out, size_t cap);
 
+/* Write Index (the position of this identifier's results, spec 5) into an
+ * identifier block of `len` bytes; false when the block is too short. */
+bool pd_v2_identifier_set_index(uint8_t *block, size_t len, uint32_t index);
+
 typedef struct pd_v2_identifier {
   pd_guid set;
   uint32_t status; /* written by PerfAddCounters (a Win32 error code) */

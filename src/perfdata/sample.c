@@ -9,9 +9,9 @@ uint64_t pd_counter_raw(const pd_snapshot *snap, const pd_instance *inst,
   size_t at = inst->block_offset + def->offset;
   switch (def->size) {
   case 4:
-    return pd_ld32(&snap->bytes, at);
+    return wire_ld32(&snap->bytes, at);
   case 8:
-    return pd_ld64(&snap->bytes, at);
+    return wire_ld64(&snap->bytes, at);
   default:
     return 0;
   }
@@ -32,10 +32,10 @@ static bool read_base(const pd_snapshot *snap, const pd_object *obj,
       *base = pd_counter_raw(snap, inst, next);
       return true;
     }
-    uint64_t at = (uint64_t)def->offset + 8;
+    uint64_t at = (uint64_t)def->offset + PERF_MULTI_COUNTER_Count;
     if (at + 4 > inst->block_length)
       return false;
-    *base = pd_ld32(&snap->bytes, inst->block_offset + (size_t)at);
+    *base = wire_ld32(&snap->bytes, inst->block_offset + (size_t)at);
     return true;
   }
   if (next == NULL || !pd_type_is_base(next->type))

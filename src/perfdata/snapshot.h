@@ -24,7 +24,7 @@ typedef struct pd_object_names {
 } pd_object_names;
 
 struct pd_snapshot {
-  pd_bytes bytes;
+  wire_bytes bytes;
   pd_header header;
   uint32_t generation; /* bumped by every decode: invalidates name caches */
 

@@ -90,7 +90,7 @@ size_t pd_utf16_to_utf8(const uint8_t *src, size_t units, bool big_endian,
         break;
     }
     const uint8_t *p = src + 2 * i;
-    uint32_t u = (uint32_t)p[hi] << 8 | p[lo];
+    uint32_t u = big_endian ? wire_be16(p) : wire_le16(p);
     if (u < 0x80) {
       if (u == 0)
         break;
@@ -102,7 +102,7 @@ size_t pd_utf16_to_utf8(const uint8_t *src, size_t units, bool big_endian,
     if (u >= 0xD800 && u <= 0xDBFF) {
       /* A high surrogate needs a low one right after it. */
       if (i < units) {
-        uint32_t u2 = (uint32_t)p[2 + hi] << 8 | p[2 + lo];
+        uint32_t u2 = big_endian ? wire_be16(p + 2) : wire_le16(p + 2);
         if (u2 >= 0xDC00 && u2 <= 0xDFFF) {
           put_cp(&w, 0x10000 + ((u - 0xD800) << 10) + (u2 - 0xDC00));
           i++;

@@ -3,6 +3,7 @@
  */
 #include "dcerpc.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,42 @@ const dcerpc_syntax dcerpc_ndr_syntax = {{0x04, 0x5d, 0x88, 0x8a, 0xeb, 0x1c,
                                          2,
                                          0};
 
+/* C706 12.6.4.3 (bind), 12.6.4.4 (bind_ack), 12.6.4.9 (request),
+ * 12.6.4.10 (response) and 12.6.4.7 (fault): fields after the common
+ * header, from the start of the PDU. */
+enum {
+  BIND_max_xmit_frag = 16,
+  BIND_max_recv_frag = 18,
+  BIND_assoc_group_id = 20,
+  BIND_n_context_elem = 24, /* u8, then 3 reserved bytes */
+  BIND_p_cont_id = 28,      /* the first p_cont_elem_t */
+  BIND_n_transfer_syn = 30, /* u8, then 1 reserved byte */
+  BIND_abstract_syntax = 32,
+  BIND_transfer_syntax = 52,
+  BIND_SIZE = 72,
+  BIND_ACK_max_xmit_frag = 16,
+  BIND_ACK_max_recv_frag = 18,
+  BIND_ACK_assoc_group_id = 20,
+  BIND_ACK_sec_addr_length = 24, /* u16, then the address */
+  BIND_ACK_sec_addr = 26,
+  RESULT_LIST_n_results = 0, /* u8, then 3 reserved bytes */
+  RESULT_LIST_results = 4,
+  RESULT_result = 0,
+  RESULT_reason = 2,
+  RESULT_transfer_syntax = 4,
+  RESULT_SIZE = 24,
+  BIND_NAK_provider_reject_reason = 16,
+  REQUEST_alloc_hint = 16,
+  REQUEST_p_cont_id = 20,
+  REQUEST_opnum = 22,
+  FAULT_status = 24,
+  /* p_syntax_id_t: if_uuid, then if_version as major and minor u16 */
+  SYNTAX_if_uuid = 0,
+  SYNTAX_if_version_major = 16,
+  SYNTAX_if_version_minor = 18,
+  SYNTAX_SIZE = 20,
+};
+
 __attribute__((format(printf, 4, 5))) static dcerpc_status
 fail(dcerpc_status st, char *err, size_t errlen, const char *fmt, ...) {
   if (err != NULL && errlen > 0) {
@@ -30,18 +67,18 @@ fail(dcerpc_status st, char *err, size_t errlen, const char *fmt, ...) {
   return st;
 }
 
-static void put_hdr(uint8_t *p, uint8_t ptype, uint8_t flags, uint16_t len,
+static void put_hdr(wire_out *w, uint8_t ptype, uint8_t flags, uint16_t len,
                     uint32_t call_id) {
-  p[0] = 5; /* rpc_vers */
-  p[1] = 0; /* rpc_vers_minor */
-  p[2] = ptype;
-  p[3] = flags;
+  wire_st8(w, DCERPC_HDR_rpc_vers, 5);
+  wire_st8(w, DCERPC_HDR_rpc_vers_minor, 0);
+  wire_st8(w, DCERPC_HDR_PTYPE, ptype);
+  wire_st8(w, DCERPC_HDR_pfc_flags, flags);
   /* packed_drep: little-endian integers, ASCII, IEEE floats (C706 14.1). */
-  p[4] = 0x10;
-  p[5] = p[6] = p[7] = 0;
-  dcerpc_put16(p + 8, len);
-  dcerpc_put16(p + 10, 0); /* auth_length: SMB carries no RPC auth here */
-  dcerpc_put32(p + 12, call_id);
+  wire_st32(w, DCERPC_HDR_packed_drep, 0x10);
+  wire_st16(w, DCERPC_HDR_frag_length, len);
+  /* auth_length: SMB carries no RPC auth here */
+  wire_st16(w, DCERPC_HDR_auth_length, 0);
+  wire_st32(w, DCERPC_HDR_call_id, call_id);
 }
 
 dcerpc_status dcerpc_parse_header(const uint8_t *p, size_t len, dcerpc_hdr *h,
@@ -49,18 +86,22 @@ dcerpc_status dcerpc_parse_header(const uint8_t *p, size_t len, dcerpc_hdr *h,
   if (len < DCERPC_HDR_LEN)
     return fail(DCERPC_E_TRUNCATED, err, errlen,
                 "PDU header: %zu bytes, need 16", len);
-  if (p[0] != 5 || p[1] > 1)
+  wire_bytes b = wire_le(p, DCERPC_HDR_LEN);
+  unsigned vers = wire_ld8(&b, DCERPC_HDR_rpc_vers),
+           minor = wire_ld8(&b, DCERPC_HDR_rpc_vers_minor),
+           drep = wire_ld8(&b, DCERPC_HDR_packed_drep);
+  if (vers != 5 || minor > 1)
     return fail(DCERPC_E_MALFORMED, err, errlen,
-                "PDU header: RPC version %u.%u, expected 5.0", p[0], p[1]);
-  if ((p[4] & 0xf0) != 0x10)
+                "PDU header: RPC version %u.%u, expected 5.0", vers, minor);
+  if ((drep & 0xf0) != 0x10)
     return fail(DCERPC_E_MALFORMED, err, errlen,
                 "PDU header: data representation 0x%02x is not little-endian",
-                p[4]);
-  h->ptype = p[2];
-  h->flags = p[3];
-  h->frag_length = dcerpc_get16(p + 8);
-  h->auth_length = dcerpc_get16(p + 10);
-  h->call_id = dcerpc_get32(p + 12);
+                drep);
+  h->ptype = wire_ld8(&b, DCERPC_HDR_PTYPE);
+  h->flags = wire_ld8(&b, DCERPC_HDR_pfc_flags);
+  h->frag_length = wire_ld16(&b, DCERPC_HDR_frag_length);
+  h->auth_length = wire_ld16(&b, DCERPC_HDR_auth_length);
+  h->call_id = wire_ld32(&b, DCERPC_HDR_call_id);
   if (h->frag_length < DCERPC_HDR_LEN)
     return fail(DCERPC_E_MALFORMED, err, errlen,
                 "PDU header: frag_length %u is below the header size",
@@ -74,10 +115,11 @@ dcerpc_status dcerpc_parse_header(const uint8_t *p, size_t len, dcerpc_hdr *h,
   return DCERPC_OK;
 }
 
-static void put_syntax(uint8_t *p, const dcerpc_syntax *s) {
-  memcpy(p, s->uuid, 16);
-  dcerpc_put16(p + 16, s->major);
-  dcerpc_put16(p + 18, s->minor);
+static void put_syntax(wire_out *w, size_t off, const dcerpc_syntax *s) {
+  assert(wire_out_has(w, off, SYNTAX_SIZE));
+  memcpy(w->data + off + SYNTAX_if_uuid, s->uuid, 16);
+  wire_st16(w, off + SYNTAX_if_version_major, s->major);
+  wire_st16(w, off + SYNTAX_if_version_minor, s->minor);
 }
 
 size_t dcerpc_build_bind(uint8_t *out, size_t cap, uint32_t call_id,
@@ -87,23 +129,21 @@ size_t dcerpc_build_bind(uint8_t *out, size_t cap, uint32_t call_id,
   /* C706 12.6.4.3: header, max_xmit_frag, max_recv_frag, assoc_group_id,
    * p_context_elem (count, 3 reserved bytes), one p_cont_elem_t with one
    * transfer syntax. */
-  const size_t len = DCERPC_HDR_LEN + 8 + 4 + 4 + 20 + 20;
+  const size_t len = BIND_SIZE;
   if (out == NULL || cap < len)
     return 0;
-  put_hdr(out, DCERPC_PT_BIND, DCERPC_PFC_FIRST_FRAG | DCERPC_PFC_LAST_FRAG,
+  wire_out w = wire_out_le(out, len);
+  memset(out, 0, len); /* the reserved bytes */
+  put_hdr(&w, DCERPC_PT_BIND, DCERPC_PFC_FIRST_FRAG | DCERPC_PFC_LAST_FRAG,
           (uint16_t)len, call_id);
-  uint8_t *p = out + DCERPC_HDR_LEN;
-  dcerpc_put16(p, max_xmit);
-  dcerpc_put16(p + 2, max_recv);
-  dcerpc_put32(p + 4, 0); /* new association group */
-  p[8] = 1;               /* n_context_elem */
-  p[9] = 0;
-  dcerpc_put16(p + 10, 0);
-  dcerpc_put16(p + 12, 0); /* p_cont_id */
-  p[14] = 1;               /* n_transfer_syn */
-  p[15] = 0;
-  put_syntax(p + 16, abstract);
-  put_syntax(p + 36, transfer);
+  wire_st16(&w, BIND_max_xmit_frag, max_xmit);
+  wire_st16(&w, BIND_max_recv_frag, max_recv);
+  wire_st32(&w, BIND_assoc_group_id, 0); /* new association group */
+  wire_st8(&w, BIND_n_context_elem, 1);
+  wire_st16(&w, BIND_p_cont_id, 0);
+  wire_st8(&w, BIND_n_transfer_syn, 1);
+  put_syntax(&w, BIND_abstract_syntax, abstract);
+  put_syntax(&w, BIND_transfer_syntax, transfer);
   return len;
 }
 
@@ -121,12 +161,14 @@ dcerpc_status dcerpc_parse_bind_ack(const uint8_t *pdu, size_t len,
   size_t end = h.frag_length;
   if (h.auth_length)
     end -= (size_t)h.auth_length + 8;
+  wire_bytes b = wire_le(pdu, end);
   if (h.call_id != call_id)
     return fail(DCERPC_E_MALFORMED, err, errlen,
                 "bind_ack: call_id %u, expected %u", h.call_id, call_id);
   if (h.ptype == DCERPC_PT_BIND_NAK) {
     /* C706 12.6.4.4: provider_reject_reason follows the header. */
-    unsigned reason = end >= 18 ? dcerpc_get16(pdu + 16) : 0xffff;
+    uint16_t reason = 0xffff;
+    wire_get16(&b, BIND_NAK_provider_reject_reason, &reason);
     return fail(DCERPC_E_REJECTED, err, errlen,
                 "bind rejected (bind_nak, reason %u)", reason);
   }
@@ -135,15 +177,14 @@ dcerpc_status dcerpc_parse_bind_ack(const uint8_t *pdu, size_t len,
                 "bind: answer is PDU type %u, not bind_ack", h.ptype);
   /* C706 12.6.4.4: max_xmit, max_recv, assoc_group, sec_addr (u16 length +
    * bytes), pad to 4, p_result_list (n, reserved, reserved2, results). */
-  size_t off = DCERPC_HDR_LEN;
-  if (end < off + 10)
+  size_t off = BIND_ACK_sec_addr;
+  if (end < off)
     return fail(DCERPC_E_TRUNCATED, err, errlen,
-                "bind_ack: %zu bytes, fixed fields need %zu", end, off + 10);
-  res->max_xmit = dcerpc_get16(pdu + off);
-  res->max_recv = dcerpc_get16(pdu + off + 2);
-  res->assoc_group = dcerpc_get32(pdu + off + 4);
-  size_t sec_len = dcerpc_get16(pdu + off + 8);
-  off += 10;
+                "bind_ack: %zu bytes, fixed fields need %zu", end, off);
+  res->max_xmit = wire_ld16(&b, BIND_ACK_max_xmit_frag);
+  res->max_recv = wire_ld16(&b, BIND_ACK_max_recv_frag);
+  res->assoc_group = wire_ld32(&b, BIND_ACK_assoc_group_id);
+  size_t sec_len = wire_ld16(&b, BIND_ACK_sec_addr_length);
   if (sec_len > end - off)
     return fail(DCERPC_E_TRUNCATED, err, errlen,
                 "bind_ack offset %zu: secondary address length %zu runs past "
@@ -154,22 +195,23 @@ dcerpc_status dcerpc_parse_bind_ack(const uint8_t *pdu, size_t len,
   if (off > end || end - off < 4)
     return fail(DCERPC_E_TRUNCATED, err, errlen,
                 "bind_ack offset %zu: no result list", off);
-  unsigned n = pdu[off];
-  off += 4;
+  unsigned n = wire_ld8(&b, off + RESULT_LIST_n_results);
+  off += RESULT_LIST_results;
   if (n == 0)
     return fail(DCERPC_E_REJECTED, err, errlen,
                 "bind_ack: empty presentation result list");
-  if (end - off < 24)
+  if (end - off < RESULT_SIZE)
     return fail(DCERPC_E_TRUNCATED, err, errlen,
                 "bind_ack offset %zu: presentation result truncated", off);
-  unsigned result = dcerpc_get16(pdu + off);
-  unsigned reason = dcerpc_get16(pdu + off + 2);
+  unsigned result = wire_ld16(&b, off + RESULT_result);
+  unsigned reason = wire_ld16(&b, off + RESULT_reason);
   if (result != 0)
     return fail(DCERPC_E_REJECTED, err, errlen,
                 "bind: the server refused the winreg interface (result %u, "
                 "reason %u)",
                 result, reason);
-  if (memcmp(pdu + off + 4, dcerpc_ndr_syntax.uuid, 16) != 0)
+  if (memcmp(pdu + off + RESULT_transfer_syntax + SYNTAX_if_uuid,
+             dcerpc_ndr_syntax.uuid, 16) != 0)
     return fail(DCERPC_E_REJECTED, err, errlen,
                 "bind: the server chose a transfer syntax other than NDR");
   if (res->max_xmit < DCERPC_REQ_HDR_LEN || res->max_recv < DCERPC_HDR_LEN)
@@ -187,12 +229,12 @@ size_t dcerpc_build_request(uint8_t *out, size_t cap, uint32_t call_id,
   size_t len = DCERPC_REQ_HDR_LEN + stub_len;
   if (cap < len)
     return 0;
-  put_hdr(out, DCERPC_PT_REQUEST, DCERPC_PFC_FIRST_FRAG | DCERPC_PFC_LAST_FRAG,
+  wire_out w = wire_out_le(out, len);
+  put_hdr(&w, DCERPC_PT_REQUEST, DCERPC_PFC_FIRST_FRAG | DCERPC_PFC_LAST_FRAG,
           (uint16_t)len, call_id);
-  /* C706 12.6.4.9: alloc_hint, p_cont_id, opnum. */
-  dcerpc_put32(out + 16, (uint32_t)stub_len);
-  dcerpc_put16(out + 20, 0);
-  dcerpc_put16(out + 22, opnum);
+  wire_st32(&w, REQUEST_alloc_hint, (uint32_t)stub_len);
+  wire_st16(&w, REQUEST_p_cont_id, 0);
+  wire_st16(&w, REQUEST_opnum, opnum);
   if (stub_len)
     memcpy(out + DCERPC_REQ_HDR_LEN, stub, stub_len);
   return len;
@@ -243,10 +285,10 @@ dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
                 "response: call_id %u, expected %u", h.call_id, r->call_id);
   if (h.ptype == DCERPC_PT_FAULT) {
     /* C706 12.6.4.7: alloc_hint, p_cont_id, cancel_count, reserved, status */
-    if (len < DCERPC_RESP_HDR_LEN + 4)
+    wire_bytes b = wire_le(frag, len);
+    if (!wire_get32(&b, FAULT_status, &r->fault))
       return fail(DCERPC_E_TRUNCATED, err, errlen,
                   "fault PDU: %zu bytes, the status needs 28", len);
-    r->fault = dcerpc_get32(frag + DCERPC_RESP_HDR_LEN);
     const char *name = dcerpc_fault_name(r->fault);
     return fail(DCERPC_E_FAULT, err, errlen, "RPC fault 0x%08x%s%s%s", r->fault,
                 name ? " (" : "", name ? name : "", name ? ")" : "");

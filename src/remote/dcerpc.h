@@ -10,6 +10,8 @@
 #ifndef WP_DCERPC_H
 #define WP_DCERPC_H
 
+#include "../wire/wire.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +28,18 @@
 /* Cap on a reassembled response stub: MS-RRP BaseRegQueryValue's lpData is
  * range(0, 0x4000000), plus room for the NDR around it. */
 #define DCERPC_MAX_STUB (0x4000000u + 4096u)
+
+/* C706 12.6.3.1: the common header's fields. */
+enum {
+  DCERPC_HDR_rpc_vers = 0,
+  DCERPC_HDR_rpc_vers_minor = 1,
+  DCERPC_HDR_PTYPE = 2,
+  DCERPC_HDR_pfc_flags = 3,
+  DCERPC_HDR_packed_drep = 4, /* 4 bytes */
+  DCERPC_HDR_frag_length = 8,
+  DCERPC_HDR_auth_length = 10,
+  DCERPC_HDR_call_id = 12,
+};
 
 /* C706 12.6.4: PDU types used here. */
 enum {
@@ -126,25 +140,5 @@ dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
 
 /* "nca_s_op_rng_error", "access denied", ... or NULL. */
 const char *dcerpc_fault_name(uint32_t status);
-
-/* Little-endian helpers shared with the NDR code (no bounds checks: the
- * callers check first). */
-static inline uint16_t dcerpc_get16(const uint8_t *p) {
-  return (uint16_t)(p[0] | (p[1] << 8));
-}
-static inline uint32_t dcerpc_get32(const uint8_t *p) {
-  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-         ((uint32_t)p[3] << 24);
-}
-static inline void dcerpc_put16(uint8_t *p, uint16_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-}
-static inline void dcerpc_put32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
 
 #endif

@@ -2,9 +2,18 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "frame.h"
+#include "../wire/wire.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* The 5-byte header, then (DATA) the registry type. */
+enum {
+  FRAME_payload_length = 0, /* u32 */
+  FRAME_type = 4,           /* u8 */
+  DATA_reg_type = WPR_FRAME_HDR,
+  ERROR_kind = 0, /* in the payload */
+};
 
 const char *wpr_error_kind_name(wpr_error_kind kind) {
   switch (kind) {
@@ -30,19 +39,24 @@ const char *wpr_error_kind_name(wpr_error_kind kind) {
 
 void wpr_frame_header(uint8_t out[WPR_FRAME_HDR], uint8_t type,
                       uint32_t payload_len) {
-  out[0] = (uint8_t)payload_len;
-  out[1] = (uint8_t)(payload_len >> 8);
-  out[2] = (uint8_t)(payload_len >> 16);
-  out[3] = (uint8_t)(payload_len >> 24);
-  out[4] = type;
+  wire_out w = wire_out_le(out, WPR_FRAME_HDR);
+  wire_st32(&w, FRAME_payload_length, payload_len);
+  wire_st8(&w, FRAME_type, type);
+}
+
+void wpr_data_header(uint8_t out[WPR_DATA_HDR], uint32_t data_len,
+                     uint32_t reg_type) {
+  wpr_frame_header(out, WPR_MSG_DATA, data_len + 4);
+  wire_out w = wire_out_le(out, WPR_DATA_HDR);
+  wire_st32(&w, DATA_reg_type, reg_type);
 }
 
 int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
                            uint8_t *type, uint32_t *payload_len, char *err,
                            size_t errlen) {
-  uint32_t len = (uint32_t)in[0] | ((uint32_t)in[1] << 8) |
-                 ((uint32_t)in[2] << 16) | ((uint32_t)in[3] << 24);
-  uint8_t t = in[4];
+  wire_bytes b = wire_le(in, WPR_FRAME_HDR);
+  uint32_t len = wire_ld32(&b, FRAME_payload_length);
+  uint8_t t = wire_ld8(&b, FRAME_type);
   uint32_t limit = max < WPR_FRAME_MAX ? max : WPR_FRAME_MAX;
   switch (t) {
   case WPR_MSG_QUERY:
@@ -100,7 +114,8 @@ size_t wpr_build_error(uint8_t *out, size_t cap, wpr_error_kind kind,
                        const char *msg) {
   if (cap < 1)
     return 0;
-  out[0] = (uint8_t)kind;
+  wire_out w = wire_out_le(out, cap);
+  wire_st8(&w, ERROR_kind, (uint8_t)kind);
   size_t n = msg ? strlen(msg) : 0;
   if (n > cap - 1)
     n = cap - 1;
@@ -118,8 +133,9 @@ void wpr_parse_error(const uint8_t *payload, size_t len, wpr_error_kind *kind,
     snprintf(msg, msgsize, "(empty error)");
     return;
   }
-  *kind = payload[0] <= WPR_ERR_REQUEST ? (wpr_error_kind)payload[0]
-                                        : WPR_ERR_OTHER;
+  wire_bytes b = wire_le(payload, len);
+  uint8_t k = wire_ld8(&b, ERROR_kind);
+  *kind = k <= WPR_ERR_REQUEST ? (wpr_error_kind)k : WPR_ERR_OTHER;
   size_t n = len - 1;
   if (n > msgsize - 1)
     n = msgsize - 1;

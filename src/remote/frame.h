@@ -49,6 +49,12 @@ const char *wpr_error_kind_name(wpr_error_kind kind);
 void wpr_frame_header(uint8_t out[WPR_FRAME_HDR], uint8_t type,
                       uint32_t payload_len);
 
+/* A DATA message's header and registry type (WPR_DATA_HDR bytes): the
+ * value's `data_len` bytes follow. */
+#define WPR_DATA_HDR (WPR_FRAME_HDR + 4)
+void wpr_data_header(uint8_t out[WPR_DATA_HDR], uint32_t data_len,
+                     uint32_t reg_type);
+
 /* Check a received header: a known type, and a payload length within `max`
  * (and small for requests). 0 or -1 with err. */
 int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,

@@ -158,9 +158,8 @@ static int send_error(const herr *e) {
 }
 
 static int send_data(uint32_t type, const uint8_t *data, uint32_t len) {
-  uint8_t hdr[WPR_FRAME_HDR + 4];
-  wpr_frame_header(hdr, WPR_MSG_DATA, len + 4);
-  dcerpc_put32(hdr + WPR_FRAME_HDR, type);
+  uint8_t hdr[WPR_DATA_HDR];
+  wpr_data_header(hdr, len, type);
   if (write_full(out_fd, hdr, sizeof(hdr)) != 0)
     return -1;
   return len ? write_full(out_fd, data, len) : 0;

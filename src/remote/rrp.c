@@ -4,14 +4,15 @@
 #include "rrp.h"
 #include "dcerpc.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 /* A bounds-checked reader over a response stub. */
 typedef struct ndr_in {
-  const uint8_t *p;
-  size_t len, off;
+  wire_bytes b;
+  size_t off;
   char *err;
   size_t errlen;
   int failed;
@@ -31,11 +32,11 @@ ndr_fail(ndr_in *in, const char *fmt, ...) {
 
 static int ndr_align4(ndr_in *in) {
   size_t a = (in->off + 3) & ~(size_t)3;
-  if (a > in->len)
+  if (a > in->b.len)
     return ndr_fail(in,
                     "stub offset %zu: alignment padding runs past the %zu "
                     "stub bytes",
-                    in->off, in->len);
+                    in->off, in->b.len);
   in->off = a;
   return 0;
 }
@@ -43,10 +44,9 @@ static int ndr_align4(ndr_in *in) {
 static int ndr_u32(ndr_in *in, uint32_t *v, const char *what) {
   if (in->failed || ndr_align4(in) != 0)
     return -1;
-  if (in->len - in->off < 4)
+  if (!wire_get32(&in->b, in->off, v))
     return ndr_fail(in, "stub offset %zu: %s truncated (%zu bytes in stub)",
-                    in->off, what, in->len);
-  *v = dcerpc_get32(in->p + in->off);
+                    in->off, what, in->b.len);
   in->off += 4;
   return 0;
 }
@@ -55,12 +55,12 @@ static int ndr_bytes(ndr_in *in, const uint8_t **p, size_t n,
                      const char *what) {
   if (in->failed)
     return -1;
-  if (n > in->len - in->off)
+  if (!wire_has(&in->b, in->off, n))
     return ndr_fail(in,
                     "stub offset %zu: %s of %zu bytes runs past the %zu "
                     "stub bytes",
-                    in->off, what, n, in->len);
-  *p = in->p + in->off;
+                    in->off, what, n, in->b.len);
+  *p = in->b.data + in->off;
   in->off += n;
   return 0;
 }
@@ -70,23 +70,24 @@ static int ndr_bytes(ndr_in *in, const uint8_t **p, size_t n,
 static int ndr_end(ndr_in *in) {
   if (in->failed)
     return -1;
-  if (in->len - in->off >= 16)
+  if (in->b.len - in->off >= 16)
     return ndr_fail(in, "stub offset %zu: %zu unexpected trailing bytes",
-                    in->off, in->len - in->off);
+                    in->off, in->b.len - in->off);
   return 0;
 }
 
 size_t rrp_build_open_hkpd(uint8_t *out, size_t cap, uint32_t sam_desired) {
   if (out == NULL || cap < 8)
     return 0;
-  dcerpc_put32(out, 0); /* [unique] ServerName: NULL (MS-RRP 3.1.5.4) */
-  dcerpc_put32(out + 4, sam_desired);
-  return 8;
+  wire_out w = wire_out_le(out, 8);
+  wire_push32(&w, 0); /* [unique] ServerName: NULL (MS-RRP 3.1.5.4) */
+  wire_push32(&w, sam_desired);
+  return w.len;
 }
 
 int rrp_parse_open_hkpd(const uint8_t *stub, size_t len, rrp_handle *key,
                         uint32_t *werror, char *err, size_t errlen) {
-  ndr_in in = {stub, len, 0, err, errlen, 0};
+  ndr_in in = {wire_le(stub, len), 0, err, errlen, 0};
   const uint8_t *h = NULL;
   if (ndr_bytes(&in, &h, RRP_HANDLE_LEN, "OpenHKPD key handle") != 0 ||
       ndr_u32(&in, werror, "OpenHKPD status") != 0 || ndr_end(&in) != 0)
@@ -112,50 +113,45 @@ size_t rrp_build_query_value(uint8_t *out, size_t cap, const rrp_handle *key,
   size_t need = RRP_HANDLE_LEN + 8 + 12 + padded + 8 + 16 + 8 + 8;
   if (cap < need)
     return 0;
-  uint8_t *p = out;
-  memcpy(p, key->bytes, RRP_HANDLE_LEN);
-  p += RRP_HANDLE_LEN;
+  wire_out w = wire_out_le(out, need);
+  memcpy(out, key->bytes, RRP_HANDLE_LEN);
+  w.len = RRP_HANDLE_LEN;
   /* lpValueName: [in] top-level reference pointer to the struct, so the
    * struct is inline; its Buffer is an embedded unique pointer whose
    * conformant varying array follows the struct (C706 14.3.12.3). */
-  dcerpc_put16(p, (uint16_t)bytes);      /* Length */
-  dcerpc_put16(p + 2, (uint16_t)bytes);  /* MaximumLength */
-  dcerpc_put32(p + 4, 0x00020000);       /* referent id of Buffer */
-  dcerpc_put32(p + 8, (uint32_t)chars);  /* max_count */
-  dcerpc_put32(p + 12, 0);               /* offset */
-  dcerpc_put32(p + 16, (uint32_t)chars); /* actual_count */
-  p += 20;
-  for (size_t i = 0; i < chars; i++) {
-    p[2 * i] = i < n ? (uint8_t)name[i] : 0;
-    p[2 * i + 1] = 0;
-  }
-  memset(p + bytes, 0, padded - bytes);
-  p += padded;
+  wire_push16(&w, (uint16_t)bytes);  /* Length */
+  wire_push16(&w, (uint16_t)bytes);  /* MaximumLength */
+  wire_push32(&w, 0x00020000);       /* referent id of Buffer */
+  wire_push32(&w, (uint32_t)chars);  /* max_count */
+  wire_push32(&w, 0);                /* offset */
+  wire_push32(&w, (uint32_t)chars);  /* actual_count */
+  for (size_t i = 0; i < chars; i++) /* the name, UTF-16LE (ASCII) */
+    wire_push16(&w, i < n ? (uint8_t)name[i] : 0);
+  assert(wire_out_has(&w, w.len, padded - bytes));
+  memset(out + w.len, 0, padded - bytes);
+  w.len += padded - bytes;
   /* lpType: [in,out,unique] DWORD*: referent, value. */
-  dcerpc_put32(p, 0x00020004);
-  dcerpc_put32(p + 4, 0);
-  p += 8;
+  wire_push32(&w, 0x00020004);
+  wire_push32(&w, 0);
   /* lpData: [unique, size_is(*lpcbData), length_is(*lpcbLen)]: referent,
    * max_count = buffer size, offset 0, actual_count 0 (nothing sent). */
-  dcerpc_put32(p, 0x00020008);
-  dcerpc_put32(p + 4, buf_size);
-  dcerpc_put32(p + 8, 0);
-  dcerpc_put32(p + 12, 0);
-  p += 16;
+  wire_push32(&w, 0x00020008);
+  wire_push32(&w, buf_size);
+  wire_push32(&w, 0);
+  wire_push32(&w, 0);
   /* lpcbData: the buffer size. */
-  dcerpc_put32(p, 0x0002000c);
-  dcerpc_put32(p + 4, buf_size);
-  p += 8;
+  wire_push32(&w, 0x0002000c);
+  wire_push32(&w, buf_size);
   /* lpcbLen: 0 bytes of input data. */
-  dcerpc_put32(p, 0x00020010);
-  dcerpc_put32(p + 4, 0);
-  p += 8;
-  return (size_t)(p - out);
+  wire_push32(&w, 0x00020010);
+  wire_push32(&w, 0);
+  assert(w.len == need);
+  return w.len;
 }
 
 int rrp_parse_query_value(const uint8_t *stub, size_t len,
                           rrp_query_result *res, char *err, size_t errlen) {
-  ndr_in in = {stub, len, 0, err, errlen, 0};
+  ndr_in in = {wire_le(stub, len), 0, err, errlen, 0};
   uint32_t ref;
   memset(res, 0, sizeof(*res));
   if (ndr_u32(&in, &ref, "lpType pointer") != 0)
@@ -222,7 +218,7 @@ size_t rrp_build_close_key(uint8_t *out, size_t cap, const rrp_handle *key) {
 
 int rrp_parse_close_key(const uint8_t *stub, size_t len, uint32_t *werror,
                         char *err, size_t errlen) {
-  ndr_in in = {stub, len, 0, err, errlen, 0};
+  ndr_in in = {wire_le(stub, len), 0, err, errlen, 0};
   const uint8_t *h = NULL;
   if (ndr_bytes(&in, &h, RRP_HANDLE_LEN, "BaseRegCloseKey handle") != 0 ||
       ndr_u32(&in, werror, "BaseRegCloseKey status") != 0 || ndr_end(&in) != 0)

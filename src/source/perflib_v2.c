@@ -146,9 +146,7 @@ wp_source_status wp_v2_add(wp_v2_query *q, const pd_guid *set,
     st = WP_SOURCE_ERROR;
   } else if (wp_buffer_reserve(&q->added, q->added.len + size) == 0) {
     /* Index: the position of this spec's results (spec 5) */
-    uint32_t index = q->nadded++;
-    for (int i = 0; i < 4; i++)
-      block[32 + i] = (uint8_t)(index >> (8 * i));
+    pd_v2_identifier_set_index(block, size, q->nadded++);
     memcpy(q->added.data + q->added.len, block, size);
     q->added.len += size;
   }

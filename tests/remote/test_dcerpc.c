@@ -24,9 +24,9 @@ static size_t hdr(uint8_t *p, uint8_t type, uint8_t flags, uint16_t flen,
   p[3] = flags;
   p[4] = 0x10;
   p[5] = p[6] = p[7] = 0;
-  dcerpc_put16(p + 8, flen);
-  dcerpc_put16(p + 10, alen);
-  dcerpc_put32(p + 12, call_id);
+  wire_put_le16(p + 8, flen);
+  wire_put_le16(p + 10, alen);
+  wire_put_le32(p + 12, call_id);
   return 16;
 }
 
@@ -34,8 +34,8 @@ static size_t hdr(uint8_t *p, uint8_t type, uint8_t flags, uint16_t flen,
 static size_t response(uint8_t *p, uint8_t flags, uint32_t call_id,
                        const uint8_t *stub, size_t n) {
   hdr(p, DCERPC_PT_RESPONSE, flags, (uint16_t)(24 + n), 0, call_id);
-  dcerpc_put32(p + 16, (uint32_t)n); /* alloc_hint */
-  dcerpc_put16(p + 20, 0);
+  wire_put_le32(p + 16, (uint32_t)n); /* alloc_hint */
+  wire_put_le16(p + 20, 0);
   p[22] = p[23] = 0;
   memcpy(p + 24, stub, n);
   return 24 + n;
@@ -59,11 +59,11 @@ static void test_header(void) {
   IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_E_MALFORMED,
          "header: big-endian data representation refused");
   p[4] = 0x10;
-  dcerpc_put16(p + 8, 15);
+  wire_put_le16(p + 8, 15);
   IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_E_MALFORMED,
          "header: frag_length 15 < 16 refused");
-  dcerpc_put16(p + 8, 40);
-  dcerpc_put16(p + 10, 17); /* 16 + 8 + 17 > 40 */
+  wire_put_le16(p + 8, 40);
+  wire_put_le16(p + 10, 17); /* 16 + 8 + 17 > 40 */
   IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_E_MALFORMED,
          "header: auth_length past the fragment refused");
   OK(strstr(err, "auth_length 17") != NULL, "header: message names the field");
@@ -92,22 +92,22 @@ static void test_bind(void) {
  * NUL), padded to 4, one acceptance result with NDR. */
 static size_t bind_ack(uint8_t *p, uint32_t call_id, uint16_t result) {
   size_t off = 16;
-  dcerpc_put16(p + off, 4280);
-  dcerpc_put16(p + off + 2, 4280);
-  dcerpc_put32(p + off + 4, 0x1234);
-  dcerpc_put16(p + off + 8, 13);
+  wire_put_le16(p + off, 4280);
+  wire_put_le16(p + off + 2, 4280);
+  wire_put_le32(p + off + 4, 0x1234);
+  wire_put_le16(p + off + 8, 13);
   memcpy(p + off + 10, "\\PIPE\\winreg", 13);
   off += 10 + 13; /* 39 */
   while (off % 4)
     p[off++] = 0;
   p[off] = 1; /* n_results */
   p[off + 1] = 0;
-  dcerpc_put16(p + off + 2, 0);
+  wire_put_le16(p + off + 2, 0);
   off += 4;
-  dcerpc_put16(p + off, result);
-  dcerpc_put16(p + off + 2, 0);
+  wire_put_le16(p + off, result);
+  wire_put_le16(p + off + 2, 0);
   memcpy(p + off + 4, dcerpc_ndr_syntax.uuid, 16);
-  dcerpc_put32(p + off + 20, 2);
+  wire_put_le32(p + off + 20, 2);
   off += 24;
   hdr(p, DCERPC_PT_BIND_ACK, 3, (uint16_t)off, 0, call_id);
   return off;
@@ -130,7 +130,7 @@ static void test_bind_ack(void) {
     uint8_t q[128];
     memcpy(q, p, n);
     if (cut >= 16)
-      dcerpc_put16(q + 8, (uint16_t)cut);
+      wire_put_le16(q + 8, (uint16_t)cut);
     if (dcerpc_parse_bind_ack(q, cut, 1, &br, err, sizeof(err)) == DCERPC_OK)
       all = 0;
   }
@@ -139,7 +139,7 @@ static void test_bind_ack(void) {
   IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)),
          DCERPC_E_REJECTED, "bind_ack: provider rejection");
   n = bind_ack(p, 1, 0);
-  dcerpc_put16(p + 24, 0xffff); /* hostile sec_addr length */
+  wire_put_le16(p + 24, 0xffff); /* hostile sec_addr length */
   IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)),
          DCERPC_E_TRUNCATED, "bind_ack: sec_addr length 65535 refused");
   n = bind_ack(p, 1, 0);
@@ -151,7 +151,7 @@ static void test_bind_ack(void) {
   IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)),
          DCERPC_E_REJECTED, "bind_ack: other transfer syntax refused");
   hdr(p, DCERPC_PT_BIND_NAK, 3, 18, 0, 1);
-  dcerpc_put16(p + 16, 4);
+  wire_put_le16(p + 16, 4);
   IS_INT(dcerpc_parse_bind_ack(p, 18, 1, &br, err, sizeof(err)),
          DCERPC_E_REJECTED, "bind_nak: rejected");
   OK(strstr(err, "reason 4") != NULL, "bind_nak: reason in the message");
@@ -218,12 +218,12 @@ static void test_reassembly(void) {
   /* Auth trailer: 8-byte sec_trailer + auth_length bytes are not stub. */
   uint8_t fa[64];
   size_t na = response(fa, 3, 7, stub, 40);
-  dcerpc_put16(fa + 10, 8); /* last 16 bytes = trailer + verifier */
+  wire_put_le16(fa + 10, 8); /* last 16 bytes = trailer + verifier */
   dcerpc_reasm_reset(&r, 7);
   IS_INT(dcerpc_reasm_add(&r, fa, na, err, sizeof(err)), DCERPC_OK,
          "reasm: fragment with an auth trailer");
   IS_INT(r.len, 24, "reasm: the auth trailer is stripped");
-  dcerpc_put16(fa + 10, 40); /* 64 - 8 - 40 leaves 16 < 24 header bytes */
+  wire_put_le16(fa + 10, 40); /* 64 - 8 - 40 leaves 16 < 24 header bytes */
   dcerpc_reasm_reset(&r, 7);
   IS_INT(dcerpc_reasm_add(&r, fa, na, err, sizeof(err)), DCERPC_E_TRUNCATED,
          "reasm: auth trailer eating the header refused");
@@ -232,13 +232,13 @@ static void test_reassembly(void) {
   uint8_t ff[32];
   hdr(ff, DCERPC_PT_FAULT, 3, 32, 0, 8);
   memset(ff + 16, 0, 16);
-  dcerpc_put32(ff + 24, 0x1c010002);
+  wire_put_le32(ff + 24, 0x1c010002);
   dcerpc_reasm_reset(&r, 8);
   IS_INT(dcerpc_reasm_add(&r, ff, 32, err, sizeof(err)), DCERPC_E_FAULT,
          "fault: reported");
   IS_U64(r.fault, 0x1c010002, "fault: status");
   OK(strstr(err, "nca_s_op_rng_error") != NULL, "fault: named in the message");
-  dcerpc_put16(ff + 8, 27);
+  wire_put_le16(ff + 8, 27);
   dcerpc_reasm_reset(&r, 8);
   IS_INT(dcerpc_reasm_add(&r, ff, 27, err, sizeof(err)), DCERPC_E_TRUNCATED,
          "fault: truncated status refused");
@@ -251,7 +251,7 @@ static void test_open_close(void) {
   uint32_t werr = 99;
   for (int i = 0; i < 20; i++)
     stub[i] = (uint8_t)(0xa0 + i);
-  dcerpc_put32(stub + 20, 0);
+  wire_put_le32(stub + 20, 0);
   IS_INT(rrp_parse_open_hkpd(stub, 24, &key, &werr, err, sizeof(err)), 0,
          "OpenHKPD response: parsed");
   OK(key.bytes[0] == 0xa0 && key.bytes[19] == 0xb3, "OpenHKPD: handle copied");
@@ -302,22 +302,22 @@ static void test_query_request(void) {
 static size_t query_response(uint8_t *p, const uint8_t *data, uint32_t n,
                              uint32_t max, uint32_t werr) {
   size_t off = 0;
-  dcerpc_put32(p, 0x20000);
-  dcerpc_put32(p + 4, 3);
-  dcerpc_put32(p + 8, 0x20004);
-  dcerpc_put32(p + 12, max);
-  dcerpc_put32(p + 16, 0);
-  dcerpc_put32(p + 20, n);
+  wire_put_le32(p, 0x20000);
+  wire_put_le32(p + 4, 3);
+  wire_put_le32(p + 8, 0x20004);
+  wire_put_le32(p + 12, max);
+  wire_put_le32(p + 16, 0);
+  wire_put_le32(p + 20, n);
   off = 24;
   memcpy(p + off, data, n);
   off += n;
   while (off % 4)
     p[off++] = 0;
-  dcerpc_put32(p + off, 0x20008);
-  dcerpc_put32(p + off + 4, n);
-  dcerpc_put32(p + off + 8, 0x2000c);
-  dcerpc_put32(p + off + 12, n);
-  dcerpc_put32(p + off + 16, werr);
+  wire_put_le32(p + off, 0x20008);
+  wire_put_le32(p + off + 4, n);
+  wire_put_le32(p + off + 8, 0x2000c);
+  wire_put_le32(p + off + 12, n);
+  wire_put_le32(p + off + 16, werr);
   return off + 20;
 }
 
@@ -341,19 +341,19 @@ static void test_query_response(void) {
   OK(all, "QueryValue: every truncation refused");
 
   n = query_response(p, data, 5, 64, 0);
-  dcerpc_put32(p + 20, 65); /* actual_count > max_count */
+  wire_put_le32(p + 20, 65); /* actual_count > max_count */
   IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
          "QueryValue: actual_count above max_count refused");
-  dcerpc_put32(p + 12, 0x4000001);
+  wire_put_le32(p + 12, 0x4000001);
   IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
          "QueryValue: max_count above 64 MiB refused");
   n = query_response(p, data, 5, 0x4000000, 0);
-  dcerpc_put32(p + 20, 0x4000000); /* claims 64 MiB in a 52-byte stub */
+  wire_put_le32(p + 20, 0x4000000); /* claims 64 MiB in a 52-byte stub */
   IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
          "QueryValue: data running past the stub refused");
   OK(strstr(err, "runs past") != NULL, "QueryValue: message says why");
   n = query_response(p, data, 5, 64, 0);
-  dcerpc_put32(p + 16, 1);
+  wire_put_le32(p + 16, 1);
   IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
          "QueryValue: non-zero offset refused");
   n = query_response(p, data, 5, 64, 0);
@@ -363,13 +363,13 @@ static void test_query_response(void) {
 
   /* ERROR_MORE_DATA with NULL data pointer, as Windows answers a probe. */
   uint8_t q[32];
-  dcerpc_put32(q, 0x20000);
-  dcerpc_put32(q + 4, 3);
-  dcerpc_put32(q + 8, 0); /* lpData NULL */
-  dcerpc_put32(q + 12, 0x20008);
-  dcerpc_put32(q + 16, 123456);
-  dcerpc_put32(q + 20, 0); /* lpcbLen NULL */
-  dcerpc_put32(q + 24, RRP_ERROR_MORE_DATA);
+  wire_put_le32(q, 0x20000);
+  wire_put_le32(q + 4, 3);
+  wire_put_le32(q + 8, 0); /* lpData NULL */
+  wire_put_le32(q + 12, 0x20008);
+  wire_put_le32(q + 16, 123456);
+  wire_put_le32(q + 20, 0); /* lpcbLen NULL */
+  wire_put_le32(q + 24, RRP_ERROR_MORE_DATA);
   IS_INT(rrp_parse_query_value(q, 28, &res, err, sizeof(err)), 0,
          "QueryValue: MORE_DATA answer parsed");
   IS_INT(res.werror, RRP_ERROR_MORE_DATA, "QueryValue: MORE_DATA status");
