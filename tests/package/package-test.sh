@@ -31,6 +31,8 @@ esac
 . "$top/tests/e2e/lib.sh"
 ok() { e2e_ok "$@"; }
 diag() { e2e_diag; }
+need dpkg-buildpackage dpkg-parsechangelog dh lintian git
+[ "$mode" = build ] || need collectd man
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/collectd-winperf-pkg.XXXXXX")
 collectd_pid=""
