@@ -39,7 +39,7 @@ RESERVED_CONT = {"if", "then", "else", "elif", "do", "while", "until", "!",
 RESERVED_END = {"fi", "done", "}", "esac", "in"}
 WRAPPERS = {"timeout", "env", "exec", "nohup", "setsid", "nice", "stdbuf",
             "xargs", "sudo", "command", "builtin"}
-DECLARE = {"need"}
+DECLARE = {"need", "e2e_need"}  # e2e_need: the older name (tests/e2e/lib.sh)
 ABS_RE = re.compile(r"(?:^|[^A-Za-z0-9_./-])/(?:usr/)?s?bin/([A-Za-z0-9_.+-]+)")
 ASSIGN_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 FUNC_RE = re.compile(r"^\s*(?:function\s+)?([A-Za-z_][A-Za-z0-9_.:-]*)\s*\(\)",
