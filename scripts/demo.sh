@@ -14,20 +14,22 @@ build=$(cd "${1:-${WINPERF_BUILD:-$top/build/gcc}}" && pwd)
 intervals=${DEMO_INTERVALS:-10}
 plugin=$build/.libs/winperf.so
 collectd=/usr/sbin/collectd
+top_srcdir=$top
+NEED_FAIL=need_fail_die
+# shellcheck source-path=SCRIPTDIR source=../tests/lib/need.sh
+. "$top/tests/lib/need.sh"
+need collectd
 
 [ -f "$plugin" ] || {
   echo "demo: $plugin not found: build first (scripts/quickstart.sh)" >&2
   exit 1
 }
-[ -x "$collectd" ] || {
-  echo "demo: $collectd not found: apt-get install collectd-core" >&2
-  exit 1
-}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/winperf-demo.XXXXXX")
 pid=""
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
-  [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
+  if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT

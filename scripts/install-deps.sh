@@ -1,50 +1,108 @@
 #!/bin/bash
-# collectd-winperf: install everything the build, the demo and the tests use,
-# from Debian 12's packages. Idempotent; needs root (or sudo).
+# collectd-winperf: install the Debian 12 packages of scripts/programs.txt:
+# everything the build, the demo and the tests use, and with --windows also
+# what windows/ needs. Idempotent. Run it as root, or as a user who may use
+# sudo (it then runs apt-get through sudo).
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+#
+#   scripts/install-deps.sh [--windows] [--list]
+#     --windows   also the packages of the "windows" group
+#     --list      print the packages (one a line) and exit; installs nothing
+#
+# Prints what it installs; when apt fails, prints the end of apt's output and
+# exits with apt's status.
 set -euo pipefail
 
-packages=(
-  # build
-  build-essential autoconf automake libtool pkg-config clang
-  collectd-core collectd-dev libyaml-dev
-  # tests: real servers and checkers
-  graphite-carbon influxdb valgrind python3 curl procps iproute2
-  # remote source (MS-RRP over SMB): the helper and a real smbd to test against
-  libsmbclient-dev samba python3-tdb python3-samba
-  # Windows code path: cross compiler, Wine, MSI tools
-  gcc-mingw-w64-x86-64 wine wine64 msitools wixl
-  # Debian packages (tests/package): build and lint them
-  debhelper dpkg-dev lintian fakeroot
-)
-
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+top=$(cd "$(dirname "$0")/.." && pwd)
+list=$top/scripts/programs.txt
+groups=" default "
+list_only=no
+for arg in "$@"; do
+  case $arg in
+  --windows) groups=" default windows " ;;
+  --list) list_only=yes ;;
+  -h | --help)
+    sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+    ;;
+  *)
+    echo "install-deps: unknown argument $arg (--windows, --list)" >&2
+    exit 2
+    ;;
+  esac
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
+
+# The packages of the chosen groups, each once, in the list's order.
+mapfile -t packages < <(awk -F'\t' -v groups="$groups" '
+  /^#/ || NF != 3 { next }
+  index(groups, " " $3 " ") && !seen[$2]++ { print $2 }' "$list")
+if [ ${#packages[@]} -eq 0 ]; then
+  echo "install-deps: no packages found in $list" >&2
+  exit 1
+fi
+if [ "$list_only" = yes ]; then
+  printf '%s\n' "${packages[@]}"
   exit 0
 fi
 
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present (groups:$groups)"
+  exit 0
+fi
+
+# root runs apt-get itself; anyone else through sudo (a bare Debian has no
+# sudo: then say so rather than fail on "sudo: command not found").
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps: needs root to install ${missing[*]}: run it as root (there is no sudo here)" >&2
+    exit 1
+  fi
+  as_root=(sudo)
+fi
+
 echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
+log=$(mktemp "${TMPDIR:-/tmp}/install-deps.XXXXXX")
+policy=${INSTALL_DEPS_POLICY_RC:-/usr/sbin/policy-rc.d} # (tests/deps/install-deps.sh)
+created_policy=no
+cleanup() {
+  [ "$created_policy" = no ] || "${as_root[@]}" rm -f "$policy"
+  rm -f "$log"
+}
+trap cleanup EXIT
+
+# apt-get, its output in the log; on failure the end of it, apt's status.
+run_apt() {
+  local status=0
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "$@" >"$log" 2>&1 || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "install-deps: apt-get $* failed (exit status $status); the end of its output:" >&2
+    tail -30 "$log" >&2
+    exit "$status"
+  fi
+}
+
 # Packages such as samba and influxdb start their daemons on install where
 # an init system runs; the tests start their own, so keep those off.
-policy=/usr/sbin/policy-rc.d
-created_policy=no
 if [ ! -e "$policy" ]; then
-  printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
-  $SUDO chmod +x "$policy"
+  printf '#!/bin/sh\nexit 101\n' | "${as_root[@]}" tee "$policy" >/dev/null
   created_policy=yes
+  "${as_root[@]}" chmod +x "$policy"
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q >/dev/null
-${SUDO:+$SUDO -E} apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/install-deps.log 2>&1 || {
-  tail -30 /tmp/install-deps.log
+run_apt update -q
+run_apt install -y -q --no-install-recommends "${missing[@]}"
+
+still=()
+for p in "${missing[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || still+=("$p")
+done
+if [ ${#still[@]} -ne 0 ]; then
+  echo "install-deps: apt-get succeeded but these are not installed: ${still[*]}" >&2
   exit 1
-}
-[ "$created_policy" = no ] || $SUDO rm -f "$policy"
-echo "install-deps: done"
+fi
+echo "install-deps: installed ${missing[*]}"

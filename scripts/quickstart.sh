@@ -1,12 +1,18 @@
 #!/bin/bash
 # collectd-winperf quick start: install the dependencies, build, run a short
-# demo that stops by itself.
+# demo that stops by itself. As root, or as a user who may use sudo (the
+# package installation then goes through sudo).
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build/gcc"
 
 bash "$top/scripts/install-deps.sh"
+top_srcdir=$top
+NEED_FAIL=need_fail_die
+# shellcheck source-path=SCRIPTDIR source=../tests/lib/need.sh
+. "$top/tests/lib/need.sh"
+need autoreconf automake libtoolize pkg-config make gcc
 [ -x "$top/configure" ] || (cd "$top" && ./autogen.sh >/dev/null)
 mkdir -p "$build"
 if [ ! -f "$build/Makefile" ]; then

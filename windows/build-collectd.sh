@@ -42,11 +42,14 @@ die() {
 # Nothing of the caller's native compiler settings may leak in.
 unset CFLAGS CPPFLAGS LDFLAGS LIBS MAKEFLAGS MFLAGS MAKELEVEL PKG_CONFIG_PATH
 
-for tool in $CC $HOST-objdump apt-get gnulib-tool autoreconf libtoolize \
-  pkg-config flex bison make; do
-  command -v "$tool" >/dev/null ||
-    die "$tool is missing: apt-get install gcc-mingw-w64-x86-64 gnulib autoconf automake libtool pkg-config flex bison"
-done
+# The programs this runs (scripts/programs.txt; scripts/install-deps.sh
+# --windows installs them): a missing one stops here, naming its package.
+top_srcdir=$TOP
+NEED_FAIL=need_fail_die
+# shellcheck source-path=SCRIPTDIR source=../tests/lib/need.sh
+. "$TOP/tests/lib/need.sh"
+need x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump x86_64-w64-mingw32-ar \
+  gnulib-tool autoreconf automake libtoolize pkg-config flex bison make patch python3
 
 # ------------------------------------------------------------ 1. sources
 # The deb-src entry copies the URI of the machine's own Debian archive entry

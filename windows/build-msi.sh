@@ -15,9 +15,11 @@ B=${1:-$TOP/build/windows}
 B=$(cd "$B" && pwd)
 VERSION=${2:-$(sed -n 's/^AC_INIT(\[[^]]*\], *\[\([0-9.]*\)\].*/\1/p' "$TOP/configure.ac")}
 [ -n "$VERSION" ] || { echo "build-msi.sh: no version" >&2; exit 1; }
-for tool in wixl msibuild; do
-  command -v $tool >/dev/null || { echo "build-msi.sh: $tool missing (apt-get install wixl msitools)" >&2; exit 1; }
-done
+top_srcdir=$TOP
+NEED_FAIL=need_fail_die
+# shellcheck source-path=SCRIPTDIR source=../tests/lib/need.sh
+. "$TOP/tests/lib/need.sh"
+need wixl msibuild
 [ -f "$B/dist/collectd.exe" ] || { echo "build-msi.sh: no $B/dist (run windows/build-collectd.sh first)" >&2; exit 1; }
 
 # wixl takes Source paths relative to the working directory only.

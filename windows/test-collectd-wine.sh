@@ -30,7 +30,7 @@ B=${1:-$top_srcdir/build/windows}
 # shellcheck source=../tests/e2e/lib.sh
 . "$top_srcdir/tests/e2e/lib.sh"
 
-e2e_need wine wineboot wineserver jq ss
+need wine wineboot wineserver jq ss
 [ -d "$B" ] || e2e_bail "build dir $B exists (run windows/build-collectd.sh first)"
 B=$(cd "$B" && pwd)
 D=$B/dist

@@ -28,7 +28,7 @@ B=${1:-$top_srcdir/build/windows}
 # shellcheck source=../tests/e2e/lib.sh
 . "$top_srcdir/tests/e2e/lib.sh"
 
-e2e_need wine wineboot wineserver wixl msiinfo msiextract msibuild
+need wine wineboot wineserver wixl msiinfo msiextract msibuild jq
 [ -f "$B/dist/collectd.exe" ] || e2e_bail "$B/dist/collectd.exe exists (run windows/build-collectd.sh first)"
 B=$(cd "$B" && pwd)
 PROVIDER=$B/project/tests/windows/.libs/winperf_test_provider.dll

@@ -8,6 +8,7 @@ winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
 # wine_prefix_init: a fresh WINEPREFIX in $E2E_DIR/pfx (one TAP line), a
 # persistent wineserver, killed at exit with the e2e cleanup.
 wine_prefix_init() {
+  need wine wineboot wineserver
   export WINEPREFIX="$E2E_DIR/pfx" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
   unset DISPLAY WAYLAND_DISPLAY
   trap 'wineserver -k >/dev/null 2>&1; e2e_cleanup' EXIT

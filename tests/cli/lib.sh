@@ -108,8 +108,19 @@ check_line() { # DESCRIPTION LINE
   fi
 }
 
+# need PROG... (tests/lib/need.sh): a missing program is a failure here.
+# shellcheck source-path=SCRIPTDIR source=../lib/need.sh
+. "$top_srcdir/tests/lib/need.sh"
+NEED_FAIL=cli_need_fail
+cli_need_fail() {
+  for _m in "$@"; do ok 1 "$_m"; done
+  done_testing
+  exit 1
+}
+
 # Preconditions every test needs: reported as failures, never skipped.
 precheck() {
+  need python3
   [ -x "$WINPERF" ]
   ok $? "winperf binary is built ($WINPERF)"
   [ -r "$S1" ] && [ -r "$S2" ] && [ -r "$NAMES" ]

@@ -5,6 +5,7 @@
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 . "$(dirname "$0")/lib.sh"
 
+need collectd # scripts/demo.sh runs it
 e2e_init demo
 [ -f "$top_builddir/.libs/winperf.so" ] ||
   e2e_bail "built plugin $top_builddir/.libs/winperf.so exists"

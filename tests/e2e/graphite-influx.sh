@@ -20,8 +20,7 @@
 
 K=12
 e2e_init e2e
-e2e_need_collectd
-e2e_need curl ss
+need collectd curl ss influxd
 e2e_plugin_dir logfile write_graphite network
 GEN=$top_builddir/tests/e2e/e2e_capture
 [ -x "$GEN" ] || e2e_bail "capture generator $GEN built"

@@ -14,6 +14,19 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
 
+# need PROG...: the programs a test runs (tests/lib/need.sh); a missing one
+# is one TAP failure and the end of the test, through e2e_bail.
+# shellcheck source-path=SCRIPTDIR source=../lib/need.sh
+. "$top_srcdir/tests/lib/need.sh"
+NEED_FAIL=e2e_need_fail
+e2e_need_fail() {
+  while [ $# -gt 1 ]; do
+    e2e_ok 1 "$1"
+    shift
+  done
+  e2e_bail "$1"
+}
+
 E2E_N=0
 E2E_FAILED=0
 E2E_PIDS=""
@@ -58,6 +71,7 @@ e2e_bail() {
 # ----------------------------------------------------------- processes
 
 e2e_init() { # e2e_init NAME: private directory in $E2E_DIR, cleanup trap
+  need ps ss # e2e_alive, e2e_free_port
   E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/winperf-$1.XXXXXX") ||
     e2e_bail "mktemp"
   trap e2e_cleanup EXIT
@@ -152,7 +166,7 @@ e2e_tcp_open() { # e2e_tcp_open PORT: something accepts on 127.0.0.1:PORT
 # e2e_start_carbon: carbon-cache with a 1 s retention for an hour, line
 # receiver on CARBON_PORT, whisper files under $E2E_DIR/carbon/whisper.
 e2e_start_carbon() {
-  [ -x /usr/bin/carbon-cache ] || e2e_bail "carbon-cache missing (apt-get install graphite-carbon)"
+  need carbon-cache whisper-fetch
   CARBON_DIR=$E2E_DIR/carbon
   CARBON_PORT=$(e2e_free_port tcp)
   _pickle=$(e2e_free_port tcp)
@@ -232,7 +246,7 @@ e2e_whisper_fetch() {
 # e2e_start_influx: influxd with HTTP on INFLUX_HTTP and the collectd input
 # (UDP) on INFLUX_COLLECTD, database "collectd".
 e2e_start_influx() {
-  [ -x /usr/bin/influxd ] || e2e_bail "influxd missing (apt-get install influxdb)"
+  need influxd curl
   INFLUX_DIR=$E2E_DIR/influx
   INFLUX_HTTP=$(e2e_free_port tcp)
   INFLUX_COLLECTD=$(e2e_free_port udp)
@@ -311,18 +325,11 @@ e2e_plugin_dir() {
   done
 }
 
-# e2e_need TOOL...: tools the test calls (curl talks to InfluxDB; ss finds
-# free ports).
-e2e_need() {
-  for _t in "$@"; do
-    command -v "$_t" >/dev/null 2>&1 || e2e_bail "$_t installed (apt-get install $_t)"
-  done
-}
+# e2e_need TOOL...: the older name of need (tests/lib/need.sh).
+e2e_need() { need "$@"; }
 
 # e2e_need_collectd: the collectd binary itself.
-e2e_need_collectd() {
-  [ -x /usr/sbin/collectd ] || e2e_bail "/usr/sbin/collectd missing (apt-get install collectd-core)"
-}
+e2e_need_collectd() { need collectd; }
 
 # ------------------------------------------------------------ assertions
 

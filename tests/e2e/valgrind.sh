@@ -21,8 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 
 e2e_init valgrind
-e2e_need_collectd
-e2e_need valgrind vgdb nm
+need collectd valgrind vgdb nm
 e2e_plugin_dir logfile csv
 GEN=$top_builddir/tests/e2e/e2e_capture
 [ -x "$GEN" ] || e2e_bail "capture generator $GEN built"

@@ -31,11 +31,16 @@ esac
 . "$top/tests/e2e/lib.sh"
 ok() { e2e_ok "$@"; }
 diag() { e2e_diag; }
+need dpkg-buildpackage dpkg-parsechangelog dh lintian git
+[ "$mode" = build ] || need collectd man
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/collectd-winperf-pkg.XXXXXX")
 collectd_pid=""
+system_pid_file=$work/system-collectd.pid
 cleanup() {
   [ -z "$collectd_pid" ] || kill -TERM "$collectd_pid" 2>/dev/null || true
+  [ ! -s "$system_pid_file" ] || kill -TERM "$(cat "$system_pid_file")" 2>/dev/null || true
+  [ -z "${created_policy:-}" ] || rm -f /usr/sbin/policy-rc.d
   if [ -n "${PKG_KEEP:-}" ]; then
     echo "# work directory kept: $work"
   else
@@ -299,6 +304,116 @@ ok $? "% Processor Time within 0..100, Available Bytes within 0..16 GiB"
 
 ! grep -E '\[(error|warning)\]' "$run/collectd.log" | grep -qi winperf
 ok $? "no winperf errors or warnings in collectd's log"
+
+# ------------------------------------- the README's steps to enable it
+# From collectd-core alone (no /etc/collectd/collectd.conf), the block of
+# README.md's "Debian packages" section, run as written: apt-get (answers
+# yes through APT_CONFIG, no terminal here), cp, the two edits (editor: the
+# scripted edits below) and the restart (systemctl; where systemd does not
+# run, a stand-in that starts /usr/sbin/collectd with the system's default
+# configuration, as collectd.service does). Then everything it installed
+# is purged; collectd-core stays.
+steps=$(awk '/package-test.sh runs the next block/ { m = 1; next }
+  m && /^```sh$/ { on = 1; next } on && /^```$/ { exit } on' "$top/README.md")
+echo "$steps" | diag
+echo "$steps" | grep -q 'apt-get install --no-install-recommends collectd$' &&
+  echo "$steps" | grep -q '^systemctl restart collectd'
+ok $? "README.md: the enabling steps (apt-get install --no-install-recommends collectd ... systemctl restart collectd)"
+
+had_collectd=no
+if installed collectd; then
+  had_collectd=yes
+  echo "Debian's collectd was installed before the test: purging it first (reinstalled at the end)" | diag
+  apt-get purge -y -q collectd >>"$work/apt.log" 2>&1
+fi
+! installed collectd && [ ! -e /etc/collectd/collectd.conf ] && installed collectd-core
+ok $? "collectd-core without Debian's collectd: no /etc/collectd/collectd.conf"
+
+pkg_list() { dpkg-query -W -f='${db:Status-Status} ${Package}\n' | awk '$1 == "installed" { print $2 }' | sort; }
+pkg_list >"$work/packages-before"
+if [ ! -e /usr/sbin/policy-rc.d ]; then # no daemon started by apt itself
+  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+  chmod +x /usr/sbin/policy-rc.d
+  created_policy=yes
+fi
+printf 'APT::Get::Assume-Yes "true";\n' >"$work/apt-yes.conf"
+syscsv=$work/system-csv
+# shellcheck disable=SC2317 # editor and systemctl: called by the steps
+(
+  export APT_CONFIG=$work/apt-yes.conf DEBIAN_FRONTEND=noninteractive
+  # The administrator's edits: a source for the snippet (the installed demo
+  # capture), plus, for this test to see the values, the csv writer; the
+  # demo's counter list.
+  editor() {
+    case $1 in
+    /etc/collectd/collectd.conf.d/winperf.conf)
+      sed -i 's|^[[:space:]]*#[[:space:]]*Replay .*|  Replay "/usr/share/collectd-winperf/demo"|' "$1"
+      grep -q '^  Replay "/usr/share/collectd-winperf/demo"$' "$1"
+      printf 'LoadPlugin csv\n<Plugin csv>\n  DataDir "%s"\n  StoreRates false\n</Plugin>\n' "$syscsv" >>"$1"
+      ;;
+    /etc/collectd/winperf.yaml) cp /usr/share/collectd-winperf/demo/winperf.yaml "$1" ;;
+    *)
+      echo "editor: no scripted edit for $1" >&2
+      return 1
+      ;;
+    esac
+  }
+  systemctl() {
+    if [ -d /run/systemd/system ]; then
+      command systemctl "$@"
+      return
+    fi
+    [ "$*" = "restart collectd" ] || {
+      echo "systemctl stand-in: only 'restart collectd'" >&2
+      return 1
+    }
+    [ ! -s "$system_pid_file" ] || kill -TERM "$(cat "$system_pid_file")" 2>/dev/null || true
+    /usr/sbin/collectd -f >"$work/system-collectd.log" 2>&1 &
+    echo $! >"$system_pid_file"
+  }
+  eval "set -e
+$steps"
+) >"$work/steps.log" 2>&1
+status=$?
+[ "$status" -eq 0 ] || tail -30 "$work/steps.log" | diag
+ok "$status" "the README's steps run as written (exit $status)"
+pkg_list | comm -13 "$work/packages-before" - >"$work/packages-added"
+echo "installed by the steps: $(tr '\n' ' ' <"$work/packages-added")" | diag
+installed collectd && [ -f /etc/collectd/collectd.conf ] &&
+  grep -q '^[[:space:]]*<Include "/etc/collectd/collectd.conf.d">' /etc/collectd/collectd.conf
+ok $? "Debian's collectd installed: /etc/collectd/collectd.conf includes collectd.conf.d"
+! grep -qvxE 'collectd|librrd8|libdbi1' "$work/packages-added"
+ok $? "--no-install-recommends: nothing but collectd and its dependencies ($(tr '\n' ' ' <"$work/packages-added"))"
+
+sys_rows() { cat "$syscsv"/*/winperf-Processor-_Total/gauge-%\ Processor\ Time-* 2>/dev/null | grep -c '^[0-9]'; }
+for _ in $(seq 120); do
+  [ "$(sys_rows)" -ge 3 ] && break
+  sleep 1
+done
+[ "$(sys_rows)" -ge 3 ]
+ok $? "collectd with the system's configuration loads winperf: $(sys_rows) values of \\Processor(_Total)\\% Processor Time"
+if [ -d /run/systemd/system ]; then
+  systemctl stop collectd
+elif [ -s "$system_pid_file" ]; then
+  kill -TERM "$(cat "$system_pid_file")" 2>/dev/null
+  for _ in $(seq 100); do kill -0 "$(cat "$system_pid_file")" 2>/dev/null || break; sleep 0.1; done
+  : >"$system_pid_file"
+fi
+grep -i winperf "$work/system-collectd.log" 2>/dev/null | head -5 | diag
+
+# Undo: the administrator's snippet, then what the steps installed.
+rm -f /etc/collectd/collectd.conf.d/winperf.conf
+# shellcheck disable=SC2046 # one package a word
+apt-get purge -y -q $(cat "$work/packages-added") >"$work/purge-steps.log" 2>&1
+status=$?
+[ "$status" -eq 0 ] || tail -20 "$work/purge-steps.log" | diag
+! installed collectd && installed collectd-core && [ -x /usr/sbin/collectd ]
+ok $(( status || $? )) "purged what the steps installed ($(tr '\n' ' ' <"$work/packages-added")); collectd-core stays"
+if [ "$had_collectd" = yes ]; then
+  apt-get install -y -q --no-install-recommends collectd >>"$work/apt.log" 2>&1
+fi
+[ -z "${created_policy:-}" ] || rm -f /usr/sbin/policy-rc.d
+created_policy=
 
 apt-get purge -y -q "${pkgs[@]}" >"$work/purge.log" 2>&1
 status=$?

@@ -11,6 +11,9 @@
 
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
+# shellcheck source-path=SCRIPTDIR source=../lib/need.sh
+. "$top_srcdir/tests/lib/need.sh"
+need collectd
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; }

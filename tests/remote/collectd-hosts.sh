@@ -38,8 +38,7 @@ helper=$top_builddir/winperf-remote-helper
 e2e_init hosts
 trap 'smbd_teardown; e2e_cleanup' EXIT
 [ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
-e2e_need_collectd
-e2e_need ss smbd smbpasswd useradd
+need collectd ss smbd smbpasswd useradd userdel python3 whisper-fetch
 [ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
 $py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
 e2e_plugin_dir logfile write_graphite

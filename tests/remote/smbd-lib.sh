@@ -20,6 +20,7 @@
 SMBD_PID=
 
 smbd_setup() {
+  need smbd smbpasswd useradd userdel ss
   SMBD_DIR=$1
   SMBD_PORT=$2
   SMBD_USER=wpt$$

@@ -15,6 +15,9 @@
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 top_srcdir=$(cd "$top_srcdir" && pwd)
 top_builddir=$(cd "$top_builddir" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/need.sh
+. "$top_srcdir/tests/lib/need.sh"
+need smbd smbpasswd useradd userdel ss smbclient python3
 driver=$top_builddir/tests/remote/remote_driver
 helper=$top_builddir/winperf-remote-helper
 py=/usr/bin/python3
@@ -45,9 +48,6 @@ bail() {
 [ "$(id -u)" = 0 ] || bail "needs root (useradd, smbd)"
 for f in "$driver" "$helper"; do
   [ -x "$f" ] || bail "$f not built (libsmbclient-dev missing?)"
-done
-for p in smbd smbpasswd useradd ss; do
-  command -v $p >/dev/null || bail "$p missing (apt-get install samba)"
 done
 $py -c 'import tdb' 2>/dev/null || bail "python3-tdb missing"
 $py -c 'import samba.dcerpc.winreg' 2>/dev/null || bail "python3-samba missing"

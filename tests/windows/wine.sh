@@ -16,6 +16,9 @@
 set -u
 
 : "${top_srcdir:?}" "${top_builddir:?}"
+# shellcheck source-path=SCRIPTDIR source=../lib/need.sh
+. "$top_srcdir/tests/lib/need.sh"
+need wine wineboot wineserver x86_64-w64-mingw32-gcc make
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -34,12 +37,6 @@ check() { # check COND-STATUS MESSAGE
   if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; fi
 }
 
-for tool in wine wineboot wineserver x86_64-w64-mingw32-gcc; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    nok "$tool is installed (apt-get install gcc-mingw-w64-x86-64 wine wine64)"
-    finish
-  fi
-done
 ok "wine and mingw-w64 are installed"
 
 # ------------------------------------------------------------ cross build
