@@ -21,6 +21,12 @@
 # names the interpreter (default python3).
 set -u
 
+top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
+NEED_FAIL=need_fail_die
+# shellcheck source-path=SCRIPTDIR source=../tests/lib/need.sh
+. "$top_srcdir/tests/lib/need.sh"
+need git python3
+
 root=${1:-}
 if [ -z "$root" ]; then
   root=$(git rev-parse --show-toplevel 2>/dev/null) || root=$(pwd)

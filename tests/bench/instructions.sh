@@ -11,10 +11,11 @@
 # Process x1,000, Thread x13,000), decoded whole.
 set -euo pipefail
 bench=${1:?usage: instructions.sh path/to/bench}
-command -v valgrind >/dev/null || {
-  echo "instructions.sh: valgrind missing (apt-get install valgrind)" >&2
-  exit 1
-}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+NEED_FAIL=need_fail_die
+# shellcheck source-path=SCRIPTDIR source=../lib/need.sh
+. "$top/tests/lib/need.sh"
+need valgrind
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -13,10 +13,7 @@ set -u
 . "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}/tests/cli/lib.sh"
 checker="$top_srcdir/scripts/check-house.sh"
 
-if ! command -v git >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-  echo "1..0 # SKIP git and python3 are needed"
-  exit 0
-fi
+need git python3
 # The interpreter itself, not a version manager's shim (seconds per start).
 PYTHON=$(python3 -c 'import sys; print(sys.executable)') || PYTHON=python3
 export PYTHON
