@@ -6,7 +6,7 @@
  * functions. The first input byte picks the parser; for reassembly the rest
  * is cut into fragments by their own frag_length, as the helper does.
  * Build: ./configure CC=clang (HAVE_FUZZER), then
- *   tests/remote/fuzz_rpc -max_total_time=60
+ *   tests/fuzz/fuzz_rpc -max_total_time=60 (or make fuzz-long)
  */
 #include "dcerpc.h"
 #include "frame.h"
