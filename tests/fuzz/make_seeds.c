@@ -717,18 +717,15 @@ static int frame_seeds(const char *dir) {
 
 static int yaml_seeds(const char *dir) {
   static const char *const files[] = {
-      ("# counters\n"
-       "- \\Processor(*)\\% Processor Time\n"
-       "- '\\Memory\\Available Bytes'\n"
-       "- path: \\System\\Processes\n"
-       "  type: gauge\n"
-       "  plugin_instance: sys\n"
-       "  type_instance: procs\n"
-       "  scale: 0.5\n"
-       "  raw: true\n"
-       "- {path: '\\Process(svchost#1)\\*', raw: off}\n"
-       "- path: \\LogicalDisk(C:)\\Free Megabytes\n"
-       "  plugin_instance: ''\n"),
+      /* every key of a mapping entry, plain and quoted paths, flow style */
+      ("- raw: yes\n"
+       "  scale: 100\n"
+       "  type_instance: busy\n"
+       "  plugin_instance: cpu\n"
+       "  type: percent\n"
+       "  path: '\\Processor(*)\\% Idle Time'\n"
+       "- \\Cache\\Copy Reads/sec  # comment\n"
+       "- {path: \"\\\\Process(w3wp*)\\\\Working Set\", type_instance: ''}\n"),
       "---\n- \"\\\\\\\\HOST\\\\Thread(explorer/0)\\\\% Processor "
       "Time\"\n...\n",
       "[\\238(_Total)\\6, {path: \\Memory\\*, scale: 1e-3, type: bytes}]\n",
