@@ -9,7 +9,9 @@
  * One line per path, "path<TAB>verdict<TAB>fix", or a JSON array of
  * {path, verdict, fix, suggestions}; the verdicts and fixes are
  * pd_diagnose's (src/perfdata/diagnose.h). A live host is read through its
- * English Counter table and its Global answer. A source failure the
+ * English Counter table and its Global answer; a path whose object is not
+ * in that answer is diagnosed again against the answer to its own objects
+ * (costly objects are not in Global). A source failure the
  * diagnosis names (access denied, RemoteRegistry off, a failed query) is
  * every path's verdict; a failed connection is an error. Exit 0 when every
  * path resolves (ok, no-instances), 1 when one does not, 2 on usage errors
@@ -43,6 +45,7 @@ typedef struct doctor {
 #endif
 #ifdef DOCTOR_LIVE
   cli_host_opts host;
+  cli_host conn; /* open while the paths are diagnosed (conn.src) */
 #endif
   pd_names *names;
   cli_blob blob;
@@ -155,28 +158,58 @@ static bool load_counters(doctor *d) {
 /* The host's names (unless --names) and Global answer. CLI_CONTINUE, or a
  * source failure in d->state (every path's verdict), or CLI_EXIT_ERROR. */
 static int load_live(doctor *d) {
-  cli_host h;
-  if (!cli_host_open(&h, &d->host))
+  cli_host *h = &d->conn;
+  if (!cli_host_open(h, &d->host))
     return CLI_EXIT_ERROR;
   cli_fetch f = CLI_FETCHED;
   if (d->names == NULL) {
-    f = cli_host_fetch(&h, NULL, false, &d->live, &d->state);
+    f = cli_host_fetch(h, NULL, false, &d->live, &d->state);
     pd_error err = {0};
     if (f == CLI_FETCHED &&
         pd_names_parse(d->live.data, d->live.len, &d->names, &err) != PD_OK)
       f = (cli_error_at("the host's Counter table", &err), CLI_FETCH_FATAL);
   }
   if (f == CLI_FETCHED)
-    f = cli_host_fetch(&h, "Global", false, &d->live, &d->state);
+    f = cli_host_fetch(h, "Global", false, &d->live, &d->state);
   pd_error err = {0};
   if (f == CLI_FETCHED &&
       ((d->answer = pd_snapshot_new()) == NULL ||
        pd_decode(d->answer, d->live.data, d->live.len, NULL, &err) != PD_OK))
     f = (cli_error_at("the host's Global answer", &err), CLI_FETCH_FATAL);
-  snprintf(d->error, sizeof d->error, "%s", h.error);
+  snprintf(d->error, sizeof d->error, "%s", h->error);
   d->state.detail = f == CLI_FETCH_VERDICT ? d->error : NULL;
-  cli_host_close(&h);
   return f == CLI_FETCH_FATAL ? CLI_EXIT_ERROR : CLI_CONTINUE;
+}
+
+/* An object absent from the Global answer may be a costly one, or one
+ * whose provider fails only when asked for: ask for the path's objects
+ * alone, as the plugin does, and keep that diagnosis unless it is
+ * object-absent again. */
+static void ask_alone(doctor *d, const char *path, pd_diagnosis *dg) {
+  pd_selection *sel = pd_selection_new();
+  pd_snapshot *snap = pd_snapshot_new();
+  wp_buffer buf = {0};
+  pd_source_state st;
+  pd_error err = {0};
+  size_t id;
+  const char *q = NULL;
+  if (sel != NULL && pd_selection_add(sel, path, &id, &err) == PD_OK) {
+    pd_selection_set_names(sel, d->names);
+    q = pd_selection_query(sel, NULL);
+  }
+  pd_diagnosis again;
+  cli_fetch f = q && *q && snap ? cli_host_fetch(&d->conn, q, false, &buf, &st)
+                                : CLI_FETCH_FATAL;
+  if ((f == CLI_FETCHED &&
+       pd_decode(snap, buf.data, buf.len, NULL, &err) == PD_OK &&
+       pd_diagnose(path, d->names, snap, NULL, &again, &err) == PD_OK) ||
+      (f == CLI_FETCH_VERDICT &&
+       pd_diagnose(path, d->names, NULL, &st, &again, &err) == PD_OK))
+    if (again.verdict != PD_VERDICT_OBJECT_ABSENT)
+      *dg = again;
+  pd_snapshot_free(snap);
+  pd_selection_free(sel);
+  wp_buffer_free(&buf);
 }
 #endif
 
@@ -247,6 +280,10 @@ static int diagnose_all(doctor *d) {
       fflush(stdout);
       return cli_path_error(d->paths[i], &err);
     }
+#ifdef DOCTOR_LIVE
+    if (dg.verdict == PD_VERDICT_OBJECT_ABSENT && d->conn.src != NULL)
+      ask_alone(d, d->paths[i], &dg);
+#endif
     print_one(d, &w, d->paths[i], &dg);
     if (!pd_verdict_resolves(dg.verdict))
       rc = CLI_EXIT_NO_MATCH;
@@ -271,6 +308,7 @@ int cmd_doctor(int argc, char **argv) {
   cli_blob_clear(&d.blob);
 #ifdef DOCTOR_LIVE
   wp_buffer_free(&d.live);
+  cli_host_close(&d.conn);
 #endif
   pd_names_free(d.names);
 #ifdef WINPERF_YAML
