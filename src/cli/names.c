@@ -105,6 +105,7 @@ static int parse_args(int argc, char **argv, names_args *a) {
   return CLI_CONTINUE;
 }
 
+#ifdef NAMES_LIVE
 static bool parse_names(const wp_buffer *buf, const char *what,
                         pd_names **out) {
   pd_error err = {0};
@@ -114,7 +115,6 @@ static bool parse_names(const wp_buffer *buf, const char *what,
   return false;
 }
 
-#ifdef NAMES_LIVE
 /* The tables and the Global answer the files do not give, from the host. */
 static bool load_live(const names_args *a, names_data *d) {
   cli_host h;
