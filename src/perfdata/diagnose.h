@@ -66,7 +66,7 @@ typedef enum pd_names_problem {
   PD_NAMES_DUPLICATE,     /* one index, two different names */
   PD_NAMES_ODD_INDEX,     /* Counter indices are even (spec 4.1); or 0 */
   PD_NAMES_LAST_BELOW,    /* the "1" pair below an index in use */
-  PD_NAMES_MISSING_INDEX, /* an object or counter of the answer unnamed */
+  PD_NAMES_MISSING_INDEX, /* an object of the answer unnamed */
 } pd_names_problem;
 
 typedef struct pd_names_check {
@@ -76,10 +76,10 @@ typedef struct pd_names_check {
 } pd_names_check;
 
 /* Check a Counter table (and, when answer is non-NULL, that it names every
- * object and counter index the answer uses and that its Last Counter is
- * not below them). The first problem found is reported; a table without
- * the "1" pair is not a problem (Help tables and Samba's have none).
- * Returns out->problem == PD_NAMES_CONSISTENT. */
+ * object of the answer and that its Last Counter is not below them). The first
+ * problem found is reported; a table without the "1" pair is not a problem
+ * (Help tables and Samba's have none). Returns out->problem ==
+ * PD_NAMES_CONSISTENT. */
 bool pd_names_check_table(const pd_names *names, const pd_snapshot *answer,
                           pd_names_check *out);
 
