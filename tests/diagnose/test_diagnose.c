@@ -244,10 +244,29 @@ static void test_tables(pd_snapshot *snap) {
   pd_names_free(nm);
 }
 
+/* pd_names_at: index order, an index listed twice in table order. */
+static void test_names_at(void) {
+  static const char *const pairs[] = {"1",      "250", "238", "Processor", "2",
+                                      "System", "238", "CPU", NULL};
+  pd_names *nm = names_of(pairs);
+  uint32_t idx[3] = {0, 0, 0};
+  const char *name[3];
+  for (size_t i = 0; i < 3; i++)
+    name[i] = pd_names_at(nm, i, &idx[i]);
+  IS_INT(idx[0], 2, "pair 0: index 2");
+  IS_STR(name[0], "System", "pair 0: System");
+  OK(idx[1] == 238 && idx[2] == 238, "pairs 1 and 2: index 238 twice");
+  IS_STR(name[1], "Processor", "pair 1: the first of 238 in the table");
+  IS_STR(name[2], "CPU", "pair 2: the later, what pd_names_get gives");
+  OK(pd_names_at(nm, 3, NULL) == NULL, "past the end: NULL");
+  pd_names_free(nm);
+}
+
 int main(void) {
   pd_snapshot *snap = answer();
   pd_names *nm = names_of(good);
   test_distance();
+  test_names_at();
   test_verdicts(nm, snap);
   test_failures(nm);
   test_tables(snap);
