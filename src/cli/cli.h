@@ -114,6 +114,13 @@ int cli_common_option(int c, cli_common *opt, const char *command, char **argv);
 int cli_parse_options(int argc, char **argv, const struct option *longopts,
                       cli_common *opt, const char *command);
 
+/* For hand-written option loops: when argv[*i] (== arg) is option `name`,
+ * as "--name VALUE" or "--name=VALUE", its value (advancing *i past a
+ * separate value); "" (reported) when the value is missing; NULL when arg
+ * is another option. */
+const char *cli_opt_value(const char *arg, const char *name, int argc,
+                          char **argv, int *i);
+
 /* The one result printer of every query (results.c): text lines
  * "path<TAB>value" / "path<TAB>-<TAB>status", or one JSON array of objects
  * with exactly the keys of winperf(1) OUTPUT (null where a key does not

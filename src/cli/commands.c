@@ -72,6 +72,13 @@ static const cli_option_doc remote_opts[] = {
 };
 #endif
 
+/* names and doctor read a remote host in builds with the helper. */
+#ifdef WINPERF_REMOTE
+#define LIVE_HOST_OPTS remote_opts
+#else
+#define LIVE_HOST_OPTS NULL
+#endif
+
 #ifdef _WIN32
 static const cli_option_doc registry_opts[] = {
     {"--buffer-size N", "the first buffer offered to the registry (also "
@@ -90,6 +97,24 @@ static const cli_option_doc v2_opts[] = {
 };
 #endif
 
+static const cli_option_doc names_opts[] = {
+    {"--local-names FILE", "a localized Counter table with the same indices "
+                           "(the third column)"},
+    {"--grep TEXT", "only names containing TEXT (either name, any case; '*' "
+                    "matches anything)"},
+    {"--objects", "only the objects of the answer"},
+    {"--counters OBJECT", "only the counters of OBJECT (name or index) in "
+                          "the answer"},
+    {"--blob FILE", "the answer for --objects and --counters"},
+    {NULL, NULL},
+};
+
+static const cli_option_doc doctor_opts[] = {
+    {"--counters FILE", "the paths of the plugin's counters file (YAML, or "
+                        "one path a line)"},
+    {NULL, NULL},
+};
+
 /* --------------------------------------------------------------- table */
 
 static const cli_command commands[] = {
@@ -106,6 +131,30 @@ static const cli_command commands[] = {
      "[--pair-by id|name] [OLDER] NEWER PATH...",
      "the formatted value of every counter the paths match",
      {common_opts, calc_opts}},
+    {"names",
+     NULL,
+     cmd_names,
+     "[--json] [--names FILE] [--local-names FILE] [--grep TEXT] "
+     "[--objects | --counters OBJECT] [--blob FILE]"
+#ifdef WINPERF_REMOTE
+     " [--remote HOST [REMOTE OPTIONS]]"
+#endif
+     ,
+     "the Counter name table: index, English name, local name",
+     {names_opts, common_opts, LIVE_HOST_OPTS}},
+    {"doctor",
+     NULL,
+     cmd_doctor,
+#ifdef WINPERF_REMOTE
+     "[--json] (--names FILE BLOB | --remote HOST [REMOTE OPTIONS]) "
+     "[--counters FILE] [PATH...]",
+#elif defined(_WIN32)
+     "[--json] [--names FILE BLOB] [--counters FILE] [PATH...]",
+#else
+     "[--json] --names FILE BLOB [--counters FILE] [PATH...]",
+#endif
+     "why each counter path matches or not: one verdict and its fix per path",
+     {doctor_opts, common_opts, LIVE_HOST_OPTS}},
 #ifdef WINPERF_REMOTE
     {"query",
      cli_remote_wanted,

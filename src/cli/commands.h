@@ -43,7 +43,18 @@ int cmd_query_v2(int argc, char **argv);
 int cmd_remote(int argc, char **argv);
 /* True when the command line has --remote (or --remote=HOST). */
 bool cli_remote_wanted(int argc, char **argv);
+struct wp_remote_options;
+/* A REMOTE OPTION at argv[*i] (--remote, --port, --user, --credentials,
+ * --helper, --timeout, --buffer-size) into *o: 1 handled (*i past its
+ * value), 0 not one, -1 a bad value (reported). */
+int cli_remote_option(int argc, char **argv, int *i,
+                      struct wp_remote_options *o);
 #endif
+
+/* names.c: the Counter name table: index, English and local name. */
+int cmd_names(int argc, char **argv);
+/* doctor.c: why each counter path matches or does not. */
+int cmd_doctor(int argc, char **argv);
 
 /* --------------------------------------------------------------- table */
 

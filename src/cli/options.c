@@ -60,3 +60,19 @@ int cli_parse_options(int argc, char **argv, const struct option *longopts,
   }
   return CLI_CONTINUE;
 }
+
+const char *cli_opt_value(const char *arg, const char *name, int argc,
+                          char **argv, int *i) {
+  size_t n = strlen(name);
+  if (strncmp(arg, name, n) != 0)
+    return NULL;
+  if (arg[n] == '=')
+    return arg + n + 1;
+  if (arg[n] != '\0')
+    return NULL;
+  if (*i + 1 >= argc) {
+    cli_error("%s needs a value", name);
+    return "";
+  }
+  return argv[++*i];
+}

@@ -40,22 +40,6 @@ typedef struct remote_args {
   char **pass; /* the other arguments, for `winperf query` */
 } remote_args;
 
-static const char *opt_value(const char *arg, const char *name, int argc,
-                             char **argv, int *i) {
-  size_t n = strlen(name);
-  if (strncmp(arg, name, n) != 0)
-    return NULL;
-  if (arg[n] == '=')
-    return arg + n + 1;
-  if (arg[n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    cli_error("%s needs a value", name);
-    return "";
-  }
-  return argv[++*i];
-}
-
 static bool parse_number(const char *opt, const char *s, double max,
                          double *out) {
   char *end;
@@ -67,6 +51,36 @@ static bool parse_number(const char *opt, const char *s, double max,
   }
   *out = v;
   return true;
+}
+
+int cli_remote_option(int argc, char **argv, int *i,
+                      struct wp_remote_options *o) {
+  const char *arg = argv[*i], *v;
+  double d = 0;
+  if ((v = cli_opt_value(arg, "--remote", argc, argv, i)) != NULL) {
+    o->host = v;
+  } else if ((v = cli_opt_value(arg, "--port", argc, argv, i)) != NULL) {
+    if (*v && !parse_number("--port", v, 65535, &d))
+      return -1;
+    o->port = (unsigned)d;
+  } else if ((v = cli_opt_value(arg, "--user", argc, argv, i)) != NULL) {
+    o->user = v;
+  } else if ((v = cli_opt_value(arg, "--credentials", argc, argv, i)) != NULL) {
+    o->credentials_file = v;
+  } else if ((v = cli_opt_value(arg, "--helper", argc, argv, i)) != NULL) {
+    o->helper = v;
+  } else if ((v = cli_opt_value(arg, "--timeout", argc, argv, i)) != NULL) {
+    if (*v && !parse_number("--timeout", v, 3600, &d))
+      return -1;
+    o->connect_timeout_ms = o->query_timeout_ms = (unsigned)(d * 1000.0 + 0.5);
+  } else if ((v = cli_opt_value(arg, "--buffer-size", argc, argv, i)) != NULL) {
+    if (*v && !parse_number("--buffer-size", v, 0x4000000, &d))
+      return -1;
+    o->buffer_size = (unsigned)d;
+  } else {
+    return 0;
+  }
+  return v[0] == '\0' ? -1 : 1;
 }
 
 bool cli_remote_wanted(int argc, char **argv) {
@@ -94,37 +108,21 @@ static int parse_args(int argc, char **argv, remote_args *a) {
     double d;
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
       return CLI_SHOW_HELP;
-    if ((v = opt_value(arg, "--remote", argc, argv, &i)) != NULL) {
-      a->src.host = v;
-    } else if ((v = opt_value(arg, "--port", argc, argv, &i)) != NULL) {
-      if (!parse_number("--port", v, 65535, &d))
-        return CLI_EXIT_ERROR;
-      a->src.port = (unsigned)d;
-    } else if ((v = opt_value(arg, "--user", argc, argv, &i)) != NULL) {
-      a->src.user = v;
-    } else if ((v = opt_value(arg, "--credentials", argc, argv, &i)) != NULL) {
-      a->src.credentials_file = v;
-    } else if ((v = opt_value(arg, "--helper", argc, argv, &i)) != NULL) {
-      a->src.helper = v;
-    } else if ((v = opt_value(arg, "--timeout", argc, argv, &i)) != NULL) {
-      if (!parse_number("--timeout", v, 3600, &d))
-        return CLI_EXIT_ERROR;
-      a->src.connect_timeout_ms = a->src.query_timeout_ms =
-          (unsigned)(d * 1000.0 + 0.5);
-    } else if ((v = opt_value(arg, "--buffer-size", argc, argv, &i)) != NULL) {
-      if (!parse_number("--buffer-size", v, 0x4000000, &d))
-        return CLI_EXIT_ERROR;
-      a->src.buffer_size = (unsigned)d;
-    } else if ((v = opt_value(arg, "--interval", argc, argv, &i)) != NULL) {
+    int r = cli_remote_option(argc, argv, &i, &a->src);
+    if (r < 0)
+      return CLI_EXIT_ERROR;
+    if (r > 0) {
+      continue;
+    } else if ((v = cli_opt_value(arg, "--interval", argc, argv, &i)) != NULL) {
       if (!parse_number("--interval", v, 86400, &a->interval))
         return CLI_EXIT_ERROR;
-    } else if ((v = opt_value(arg, "--count", argc, argv, &i)) != NULL) {
+    } else if ((v = cli_opt_value(arg, "--count", argc, argv, &i)) != NULL) {
       if (!parse_number("--count", v, 1e9, &d) || d < 1)
         return cli_error("--count: at least 1");
       a->count = (unsigned long)d;
-    } else if ((v = opt_value(arg, "--dir", argc, argv, &i)) != NULL) {
+    } else if ((v = cli_opt_value(arg, "--dir", argc, argv, &i)) != NULL) {
       a->dir = v;
-    } else if ((v = opt_value(arg, "--objects", argc, argv, &i)) != NULL) {
+    } else if ((v = cli_opt_value(arg, "--objects", argc, argv, &i)) != NULL) {
       a->objects = v;
     } else {
       /* For `winperf query`; remember --names, keep option values. */

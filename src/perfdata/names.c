@@ -346,3 +346,11 @@ uint32_t pd_names_last_index(const pd_names *names) {
 size_t pd_names_count(const pd_names *names) {
   return names ? names->count : 0;
 }
+
+const char *pd_names_at(const pd_names *names, size_t i, uint32_t *index) {
+  if (names == NULL || i >= names->count)
+    return NULL;
+  if (index != NULL)
+    *index = names->entries[i].index;
+  return names->text + names->entries[i].name_off;
+}

@@ -13,13 +13,13 @@ precheck
 
 if [ "${WINPERF_HELP_PLATFORM:-}" = windows ]; then
   remote=windows
-  COMMANDS="dump query capture query-v2"
+  COMMANDS="dump query names doctor capture query-v2"
 elif grep -qx 'S\["BUILD_REMOTE_TRUE"\]=""' "$top_builddir/config.status"; then
   remote=yes
-  COMMANDS="dump query capture"
+  COMMANDS="dump query names doctor capture"
 else
   remote=no
-  COMMANDS="dump query"
+  COMMANDS="dump query names doctor"
 fi
 diag "build: $remote (yes: Linux with the remote helper, no: without, windows)"
 
@@ -29,6 +29,8 @@ REMOTE_OPTS="--remote --port --user --credentials --timeout --buffer-size --help
 CAPTURE_OPTS="--dir --objects --count --interval"
 REGISTRY_OPTS="--interval --count --buffer-size --max-buffer --verbose"
 V2_OPTS="--set --counter --instance"
+NAMES_OPTS="--json --names -n --local-names --grep --objects --counters --blob --help -h"
+DOCTOR_OPTS="--json --names -n --counters --help -h"
 
 # has_word FILE WORD: WORD appears in FILE delimited by space, comma, '['
 # or the line's start/end (so --names does not match --names-x).
@@ -62,6 +64,10 @@ fi
 opts_of() {
   case "$1:$remote" in
   dump:*) echo "$DUMP_OPTS" ;;
+  names:yes) echo "$NAMES_OPTS $REMOTE_OPTS" ;;
+  names:*) echo "$NAMES_OPTS" ;;
+  doctor:yes) echo "$DOCTOR_OPTS $REMOTE_OPTS" ;;
+  doctor:*) echo "$DOCTOR_OPTS" ;;
   query:yes) echo "$QUERY_OPTS $REMOTE_OPTS --interval" ;;
   query:no) echo "$QUERY_OPTS" ;;
   capture:yes) echo "$REMOTE_OPTS $CAPTURE_OPTS --help -h" ;;

@@ -1,0 +1,96 @@
+#!/bin/bash
+# collectd-winperf: winperf doctor and winperf names against a real smbd.
+# Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+#
+# smbd (tests/remote/smbd-lib.sh) serves perfmon tdb sample 1
+# (tests/remote/perfmon_tdb.py: 2 Processor with instances 0 and 1,
+# 8 System, 14 Thread) plus a name 18 "Memory" that is no object: in the
+# Counter table, absent from every answer. Samba serves names.tdb's "1" as
+# the table's "1" pair, which Windows makes the highest index in use (Last
+# Counter, doc/format.md 4.1): it is set to 19, else doctor would rightly
+# call the table inconsistent. Expected lines by hand:
+#   \System\Processes               ok, 1 counter
+#   \Processor(*)\% Processor Time  ok, 2 counters (instances 0 and 1)
+#   \Memory\Available Bytes         object-absent (index 18)
+#   \Procesor(*)\Interrupts/sec     unknown-name, Processor (1 edit)
+# A wrong password is access-denied for every path (exit 1); a port where
+# nothing listens is a failed connection (exit 2).
+# shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
+. "$(dirname "$0")/../e2e/lib.sh"
+# shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
+. "$top_srcdir/tests/remote/smbd-lib.sh"
+
+py=/usr/bin/python3
+# shellcheck disable=SC2154 # top_builddir: lib.sh sets it
+helper=$top_builddir/winperf-remote-helper
+winperf=$top_builddir/winperf
+
+e2e_init doctor
+trap 'smbd_teardown; e2e_cleanup' EXIT
+[ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
+e2e_need ss smbd smbpasswd useradd
+[ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
+[ -x "$winperf" ] || e2e_bail "$winperf built"
+$py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
+chmod 755 "$E2E_DIR"
+
+smbd_setup "$E2E_DIR/smbd" "$(e2e_free_port tcp)" || e2e_bail "smbd user and config"
+perfmon=$SMBD_DIR/state/perfmon
+$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$perfmon" 1 ||
+  e2e_bail "perfmon tdb sample 1"
+$py - "$perfmon/names.tdb" <<'PYEOF' || e2e_bail "the name Memory added"
+import os, sys, tdb
+t = tdb.Tdb(sys.argv[1], 0, tdb.DEFAULT, os.O_RDWR, 0o644)
+t.store(b"1", b"19", tdb.REPLACE)
+t.store(b"18", b"Memory", tdb.REPLACE)
+t.store(b"19", b"Memory help", tdb.REPLACE)
+t.close()
+PYEOF
+smbd_start || e2e_bail "smbd listens on 127.0.0.1:$SMBD_PORT"
+e2e_ok 0 "smbd listening on 127.0.0.1:$SMBD_PORT"
+
+remote=(--remote 127.0.0.1 --port "$SMBD_PORT" --helper "$helper" --timeout 20)
+T=$'\t'
+"$winperf" doctor "${remote[@]}" --credentials "$SMBD_DIR/creds" \
+  '\System\Processes' '\Processor(*)\% Processor Time' \
+  '\Memory\Available Bytes' '\Procesor(*)\Interrupts/sec' \
+  >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?" 1 "doctor: exit 1 (two paths do not resolve)"
+e2e_is "$(cat "$E2E_DIR/out")" "\
+\\System\\Processes${T}ok${T}1 counter matches
+\\Processor(*)\\% Processor Time${T}ok${T}2 counters match
+\\Memory\\Available Bytes${T}object-absent${T}\"Memory\" (index 18) is in the name table but not in the answer: its provider is disabled (Disable Performance Counters; lodctr /E:NAME enables it) or failed to load (see the Application event log)
+\\Procesor(*)\\Interrupts/sec${T}unknown-name${T}object \"Procesor\" is not in the name table: a typo, or its provider is not registered (lodctr /Q lists them, lodctr /R rebuilds the table); did you mean: Processor?" \
+  "doctor: ok, ok, object-absent, unknown-name with the closest name"
+e2e_is "$(cat "$E2E_DIR/err")" "" "doctor: nothing on stderr"
+
+"$winperf" names "${remote[@]}" --credentials "$SMBD_DIR/creds" --objects \
+  >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?:$(cat "$E2E_DIR/out")" "0:2${T}Processor${T}
+8${T}System${T}
+14${T}Thread${T}" "names --objects: the Global answer's objects"
+"$winperf" names "${remote[@]}" --credentials "$SMBD_DIR/creds" --grep mem \
+  >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?:$(cat "$E2E_DIR/out")" "0:18${T}Memory${T}" \
+  "names --grep mem: the host's Counter table"
+
+"$winperf" doctor "${remote[@]}" --credentials "$SMBD_DIR/badcreds" --json \
+  '\System\Processes' >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?" 1 "wrong password: exit 1"
+$py -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+assert len(j) == 1 and j[0]["verdict"] == "access-denied", j
+assert j[0]["path"] == "\\System\\Processes" and j[0]["suggestions"] == [], j
+assert "authentication failed" in j[0]["fix"], j
+assert j[0]["fix"].endswith("check the user and password, and that the account may read the registry remotely (Performance Monitor Users, the winreg pipe'"'"'s ACL)"), j
+' "$E2E_DIR/out" 2>&1 | e2e_diag
+e2e_ok "${PIPESTATUS[0]}" "wrong password: access-denied, the helper's message, the fix"
+
+closed=$(e2e_free_port tcp)
+"$winperf" doctor --remote 127.0.0.1 --port "$closed" --helper "$helper" \
+  --timeout 5 --credentials "$SMBD_DIR/creds" '\System\Processes' \
+  >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?:$(wc -c <"$E2E_DIR/out")" "2:0" "nothing listening: exit 2, no output"
+e2e_is "$(wc -l <"$E2E_DIR/err")" 1 "... one line on stderr"
+
+e2e_done
