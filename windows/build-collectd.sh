@@ -14,9 +14,9 @@
 #   3. gnulib for mingw from Debian's `gnulib` package (gnulib-tool), as
 #      libgnu.dll, the module list of collectd's own build.sh;
 #   4. a dlopen shim (windows/dlshim) as libdl.a;
-#   5. collectd with windows/patches/*.patch, plugins logfile and
-#      write_graphite (csv needs fcntl locks, network hits the "interface"
-#      macro of the Windows headers: left out);
+#   5. collectd with windows/patches/*.patch and windows/service/
+#      collectd-service.c as its Windows main (the service), plugins
+#      logfile, write_graphite, network and csv;
 #   6. winperf.dll and winperf.exe: the project configured with
 #      --host=x86_64-w64-mingw32 --with-collectd-include=... --enable-plugin.
 # Result: BUILD_DIR/dist/ holds collectd.exe, the plugin DLLs, winperf.dll,
@@ -144,7 +144,8 @@ if [ ! -f "$GNULIB/gllib/libgnu.dll" ]; then
       accept bind close connect fcntl fdopen fstat ftruncate getcwd-lgpl \
       getdtablesize getpagesize inet_pton ioctl listen lstat open perror \
       pipe-posix putenv setenv setsockopt sleep socket strerror \
-      strerror_r-posix symlink unsetenv usleep >"$B/gnulib-tool.log" 2>&1 ||
+      strerror_r-posix symlink unsetenv usleep \
+      getaddrinfo recvfrom >"$B/gnulib-tool.log" 2>&1 ||
       die "gnulib-tool failed: see $B/gnulib-tool.log"
   fi
   log "gnulib: configure and build"
@@ -170,18 +171,26 @@ fi
 
 # ----------------------------------------------------------- 5. collectd
 CD=$B/collectd
+if [ ! -f "$CD/.patched" ]; then
+  log "collectd: unpack and patch"
+  rm -rf "$CD"
+  mkdir -p "$CD"
+  tar -xf "$CD_TAR" -C "$CD" --strip-components=1
+  for p in "$HERE"/patches/*.patch; do
+    [ -f "$p" ] || continue
+    patch -d "$CD" -p1 <"$p" >>"$B/patch.log" 2>&1 || die "patch $(basename "$p") failed: see $B/patch.log"
+  done
+  touch "$CD/.patched"
+fi
+# collectd.exe's Windows main is the project's own (windows/service/: the
+# console program plus the Windows service), copied over collectd's
+# cmd_windows.c, and again whenever it changes (make then relinks).
+SVC=$HERE/service/collectd-service.c
+if ! cmp -s "$SVC" "$CD/src/daemon/cmd_windows.c"; then
+  cp "$SVC" "$CD/src/daemon/cmd_windows.c"
+  rm -f "$CD/.built"
+fi
 if [ ! -f "$CD/.built" ]; then
-  if [ ! -f "$CD/.patched" ]; then
-    log "collectd: unpack and patch"
-    rm -rf "$CD"
-    mkdir -p "$CD"
-    tar -xf "$CD_TAR" -C "$CD" --strip-components=1
-    for p in "$HERE"/patches/*.patch; do
-      [ -f "$p" ] || continue
-      patch -d "$CD" -p1 <"$p" >>"$B/patch.log" 2>&1 || die "patch $(basename "$p") failed: see $B/patch.log"
-    done
-    touch "$CD/.patched"
-  fi
   if [ ! -f "$CD/Makefile" ]; then
     log "collectd: autoreconf and configure"
     # gnulib's config.h without its package identity (PACKAGE_NAME "dummy"
@@ -200,12 +209,14 @@ if [ ! -f "$CD/.built" ]; then
     # compiling; x86-64 needs no conversion ("nothing").
     # Compiled-in defaults point at the MSI's data directory, so a bare
     # collectd.exe finds C:/ProgramData/collectd/collectd.conf.
+    # configure.ac reads GNULIB_DIR from the environment (win32 branch).
+    # shellcheck disable=SC2097,SC2098
     (cd "$CD" && { [ -x configure ] || autoreconf -fi; } &&
       GNULIB_DIR="$GNULIB_DIR" ./configure --host=$HOST \
         --prefix=C:/ProgramData/collectd --sysconfdir=C:/ProgramData/collectd \
         --localstatedir=C:/ProgramData/collectd \
         --disable-all-plugins --enable-logfile \
-        --enable-write_graphite \
+        --enable-write_graphite --enable-network --enable-csv \
         --without-libgcrypt --with-fp-layout=nothing \
         --disable-werror c_cv_have_strtok_r_default=yes \
         CFLAGS="-O2 -include $GNULIB/gnulib_config.h -I$GNULIB_DIR -I$PREFIX/include" \
@@ -223,10 +234,15 @@ if [ ! -f "$CD/.built" ]; then
     sed -i 's%\$LTCC \$LTCFLAGS\(.*cwrapper.*\)%$LTCC \1%' "$CD/libtool"
   fi
   log "collectd: make -j$JOBS"
-  # Only the daemon and the four plugins: `make all` also builds helper
-  # libraries with no Windows port (libmount).
+  # Only the daemon and the plugins: `make all` also builds helper
+  # libraries with no Windows port (libmount). network and csv build
+  # with windows/patches/ (the `interface` macro, fcntl locks); network
+  # has no Sign/Encrypt (--without-libgcrypt: no libgcrypt for mingw here)
+  # and links iphlpapi (if_nametoindex), which its Makefile.am does not
+  # know on Windows.
   (cd "$CD" && make -j"$JOBS" collectd.exe &&
-    make -j"$JOBS" logfile.la write_graphite.la) >"$B/collectd-make.log" 2>&1 ||
+    make -j"$JOBS" logfile.la write_graphite.la csv.la &&
+    make -j"$JOBS" network.la network_la_LIBADD=-liphlpapi) >"$B/collectd-make.log" 2>&1 ||
     die "collectd build failed: see $B/collectd-make.log"
   touch "$CD/.built"
 fi
@@ -323,7 +339,7 @@ D=$B/dist
 rm -rf "$D"
 mkdir -p "$D/plugins"
 cp "$CD/.libs/collectd.exe" "$D/" 2>/dev/null || cp "$CD/collectd.exe" "$D/"
-for p in logfile write_graphite; do
+for p in logfile write_graphite network csv; do
   cp "$CD/.libs/$p.dll" "$D/plugins/"
 done
 cp "$P/.libs/winperf.dll" "$D/plugins/"
