@@ -19,7 +19,7 @@ top_srcdir=$TOP
 NEED_FAIL=need_fail_die
 # shellcheck source-path=SCRIPTDIR source=../tests/lib/need.sh
 . "$TOP/tests/lib/need.sh"
-need wixl msibuild
+need wixl msibuild msiinfo
 [ -f "$B/dist/collectd.exe" ] || { echo "build-msi.sh: no $B/dist (run windows/build-collectd.sh first)" >&2; exit 1; }
 
 # wixl takes Source paths relative to the working directory only.

@@ -109,6 +109,7 @@ wine_check() {
 
 # wine_whisper_points FILE: non-empty whisper slots of the last 10 minutes.
 wine_whisper_points() {
+  need whisper-fetch jq
   [ -f "$1" ] || {
     echo 0
     return

@@ -20,6 +20,7 @@
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
 . "$top_srcdir/tests/remote/smbd-lib.sh"
 
+need python3
 py=/usr/bin/python3
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
