@@ -6,6 +6,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifndef _WIN32
+#include <errno.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 /* The 5-byte header, then (DATA) the registry type. */
 enum {
@@ -145,3 +150,25 @@ void wpr_parse_error(const uint8_t *payload, size_t len, wpr_error_kind *kind,
   }
   msg[n] = '\0';
 }
+
+#ifndef _WIN32
+int wpr_write_all(int fd, const void *p, size_t n) {
+  const uint8_t *b = p;
+  int is_socket = 1;
+  size_t off = 0;
+  while (off < n) {
+    ssize_t w = is_socket ? send(fd, b + off, n - off, MSG_NOSIGNAL)
+                          : write(fd, b + off, n - off);
+    if (w < 0 && errno == ENOTSOCK && is_socket) {
+      is_socket = 0;
+      continue;
+    }
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    off += (size_t)w;
+  }
+  return 0;
+}
+#endif

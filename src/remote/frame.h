@@ -70,6 +70,14 @@ int wpr_parse_query(const uint8_t *payload, size_t len, char *name,
  * payload length (>= 1) or 0 if cap < 1. */
 size_t wpr_build_error(uint8_t *out, size_t cap, wpr_error_kind kind,
                        const char *msg);
+#ifndef _WIN32
+/* Write all n bytes of a frame to fd, retrying short writes and EINTR.
+ * A socket is written with send(MSG_NOSIGNAL), so a peer that went away
+ * gives EPIPE instead of SIGPIPE; anything else (a pipe, a terminal) with
+ * write(). 0, or -1 with errno. */
+int wpr_write_all(int fd, const void *p, size_t n);
+#endif
+
 /* Decode an ERROR payload into kind + NUL-terminated message (control
  * characters replaced by '?'). */
 void wpr_parse_error(const uint8_t *payload, size_t len, wpr_error_kind *kind,
