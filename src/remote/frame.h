@@ -15,6 +15,8 @@
 #ifndef WP_REMOTE_FRAME_H
 #define WP_REMOTE_FRAME_H
 
+#include "../common/wp_error.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,15 +58,15 @@ void wpr_data_header(uint8_t out[WPR_DATA_HDR], uint32_t data_len,
                      uint32_t reg_type);
 
 /* Check a received header: a known type, and a payload length within `max`
- * (and small for requests). 0 or -1 with err. */
+ * (and small for requests). 0, or -1 with err (may be NULL). */
 int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
-                           uint8_t *type, uint32_t *payload_len, char *err,
-                           size_t errlen);
+                           uint8_t *type, uint32_t *payload_len, wp_error *err);
 
 /* Check a QUERY payload: 1..WPR_REQUEST_MAX printable ASCII bytes. Copies
- * it NUL-terminated into name (size >= WPR_REQUEST_MAX + 1). 0 or -1. */
+ * it NUL-terminated into name (size >= WPR_REQUEST_MAX + 1). 0, or -1
+ * with err (may be NULL). */
 int wpr_parse_query(const uint8_t *payload, size_t len, char *name,
-                    size_t namesize, char *err, size_t errlen);
+                    size_t namesize, wp_error *err);
 
 /* ERROR payload: kind byte + message (truncated to fit cap). Returns the
  * payload length (>= 1) or 0 if cap < 1. */

@@ -42,15 +42,15 @@ static int send_data(int out_fd, uint32_t type, const uint8_t *data,
  * away (an answer could not be written). */
 static int answer(int out_fd, conn *c, const helper_cfg *cfg, uint8_t type,
                   const uint8_t *payload, uint32_t len) {
-  char msg[256], name[WPR_REQUEST_MAX + 1];
+  wp_error pe = {0};
+  char name[WPR_REQUEST_MAX + 1];
   herr e = {WPR_ERR_OTHER, "", 0};
   uint32_t *hint = &c->size_hint;
   if (type == WPR_MSG_NAMES) {
     snprintf(name, sizeof(name), "Counter 009");
     hint = &c->names_hint;
-  } else if (wpr_parse_query(payload, len, name, sizeof(name), msg,
-                             sizeof(msg)) != 0) {
-    herr_set(&e, WPR_ERR_REQUEST, "%s", msg);
+  } else if (wpr_parse_query(payload, len, name, sizeof(name), &pe) != 0) {
+    herr_set(&e, WPR_ERR_REQUEST, "%s", pe.message);
     return send_error(out_fd, &e);
   }
   rrp_query_result res = {0};
@@ -63,19 +63,19 @@ void helper_serve_requests(int in_fd, int out_fd, conn *c,
                            const helper_cfg *cfg, const herr *cred_err) {
   for (;;) {
     uint8_t hdr[WPR_FRAME_HDR], payload[WPR_REQUEST_MAX + 1];
-    char msg[256];
+    wp_error pe = {0};
     uint8_t type;
     uint32_t len;
     /* 0: the plugin closed the stream (done); -1: it broke. */
     if (read_full(in_fd, hdr, sizeof(hdr)) != 1)
       break;
-    msg[0] = '\0';
-    if (wpr_frame_parse_header(hdr, WPR_REQUEST_MAX, &type, &len, msg,
-                               sizeof(msg)) != 0 ||
+    wp_error_clear(&pe);
+    if (wpr_frame_parse_header(hdr, WPR_REQUEST_MAX, &type, &len, &pe) != 0 ||
         (type != WPR_MSG_QUERY && type != WPR_MSG_NAMES)) {
       /* Out of sync: say so once and stop. */
       herr e;
-      herr_set(&e, WPR_ERR_REQUEST, "%s", msg[0] ? msg : "unexpected message");
+      herr_set(&e, WPR_ERR_REQUEST, "%s",
+               pe.message[0] ? pe.message : "unexpected message");
       send_error(out_fd, &e);
       break;
     }

@@ -79,12 +79,11 @@ static int pipe_read(conn *c, const helper_cfg *cfg, uint8_t *p, size_t n,
 /* Read one whole PDU fragment into c->frag; returns its length or -1. */
 static long read_fragment(conn *c, const helper_cfg *cfg, herr *e) {
   dcerpc_hdr h;
-  char msg[256];
+  wp_error pe = {0};
   if (pipe_read(c, cfg, c->frag, DCERPC_HDR_LEN, e) != 0)
     return -1;
-  if (dcerpc_parse_header(c->frag, DCERPC_HDR_LEN, &h, msg, sizeof(msg)) !=
-      DCERPC_OK)
-    return herr_set(e, WPR_ERR_PROTOCOL, "%s: %s", cfg->host, msg);
+  if (dcerpc_parse_header(c->frag, DCERPC_HDR_LEN, &h, &pe) != DCERPC_OK)
+    return herr_set(e, WPR_ERR_PROTOCOL, "%s: %s", cfg->host, pe.message);
   /* frag_length is 16 bits: the 64 KiB buffer always holds it. */
   if (pipe_read(c, cfg, c->frag + DCERPC_HDR_LEN,
                 (size_t)h.frag_length - DCERPC_HDR_LEN, e) != 0)
@@ -96,7 +95,7 @@ static long read_fragment(conn *c, const helper_cfg *cfg, herr *e) {
 static int rpc_call(conn *c, const helper_cfg *cfg, uint16_t opnum,
                     const uint8_t *stub, size_t stub_len, herr *e) {
   static uint8_t req[DCERPC_MAX_FRAG];
-  char msg[256];
+  wp_error pe = {0};
   uint32_t call_id = ++c->call_id;
   if (stub_len + DCERPC_REQ_HDR_LEN > c->max_xmit)
     return herr_set(e, WPR_ERR_REQUEST,
@@ -115,14 +114,13 @@ static int rpc_call(conn *c, const helper_cfg *cfg, uint16_t opnum,
     long len = read_fragment(c, cfg, e);
     if (len < 0)
       return -1;
-    dcerpc_status st =
-        dcerpc_reasm_add(&c->reasm, c->frag, (size_t)len, msg, sizeof(msg));
+    dcerpc_status st = dcerpc_reasm_add(&c->reasm, c->frag, (size_t)len, &pe);
     if (st == DCERPC_E_FAULT)
       return herr_set(e, c->reasm.fault == 5 ? WPR_ERR_AUTH : WPR_ERR_SERVER,
-                      "%s: opnum %u: %s", cfg->host, opnum, msg);
+                      "%s: opnum %u: %s", cfg->host, opnum, pe.message);
     if (st != DCERPC_OK)
       return herr_set(e, WPR_ERR_PROTOCOL, "%s: opnum %u: %s", cfg->host, opnum,
-                      msg);
+                      pe.message);
   }
   return 0;
 }
@@ -185,7 +183,7 @@ static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
 }
 
 static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
-  char msg[256];
+  wp_error pe = {0};
   disconnect(c);
   watchdog_arm(cfg->connect_timeout_ms, "connecting to", cfg->host);
   c->ctx = new_context(cfg, e);
@@ -211,11 +209,11 @@ static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   if (len < 0)
     goto fail;
   dcerpc_bind_result br;
-  dcerpc_status st = dcerpc_parse_bind_ack(c->frag, (size_t)len, call_id, &br,
-                                           msg, sizeof(msg));
+  dcerpc_status st =
+      dcerpc_parse_bind_ack(c->frag, (size_t)len, call_id, &br, &pe);
   if (st != DCERPC_OK) {
     herr_set(e, st == DCERPC_E_REJECTED ? WPR_ERR_SERVER : WPR_ERR_PROTOCOL,
-             "%s: %s", cfg->host, msg);
+             "%s: %s", cfg->host, pe.message);
     goto fail;
   }
   /* The server's receive size bounds our request fragments. */
@@ -227,9 +225,9 @@ static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   if (rpc_call(c, cfg, RRP_OPNUM_OPEN_HKPD, stub, n, e) != 0)
     goto fail;
   uint32_t werr;
-  if (rrp_parse_open_hkpd(c->reasm.data, c->reasm.len, &c->key, &werr, msg,
-                          sizeof(msg)) != 0) {
-    herr_set(e, WPR_ERR_PROTOCOL, "%s: OpenHKPD: %s", cfg->host, msg);
+  if (rrp_parse_open_hkpd(c->reasm.data, c->reasm.len, &c->key, &werr, &pe) !=
+      0) {
+    herr_set(e, WPR_ERR_PROTOCOL, "%s: OpenHKPD: %s", cfg->host, pe.message);
     goto fail;
   }
   if (werr != 0) {
@@ -256,7 +254,7 @@ fail:
  * res->data (inside c->reasm). */
 static int query_value(conn *c, const helper_cfg *cfg, const char *name,
                        uint32_t *hint, rrp_query_result *res, herr *e) {
-  char msg[256];
+  wp_error pe = {0};
   uint8_t stub[RRP_HANDLE_LEN + 64 + 2 * RRP_MAX_NAME];
   uint32_t size = *hint ? *hint : cfg->buffer_size;
   for (;;) {
@@ -265,10 +263,9 @@ static int query_value(conn *c, const helper_cfg *cfg, const char *name,
       return herr_set(e, WPR_ERR_REQUEST, "invalid value name");
     if (rpc_call(c, cfg, RRP_OPNUM_QUERY_VALUE, stub, n, e) != 0)
       return -1;
-    if (rrp_parse_query_value(c->reasm.data, c->reasm.len, res, msg,
-                              sizeof(msg)) != 0)
+    if (rrp_parse_query_value(c->reasm.data, c->reasm.len, res, &pe) != 0)
       return herr_set(e, WPR_ERR_PROTOCOL, "%s: BaseRegQueryValue(\"%s\"): %s",
-                      cfg->host, name, msg);
+                      cfg->host, name, pe.message);
     int grow = 0;
     if (res->werror == RRP_ERROR_MORE_DATA)
       grow = 1;
@@ -341,9 +338,8 @@ void session_close(conn *c, const helper_cfg *cfg) {
     watchdog_arm(cfg->query_timeout_ms, "closing the key on", cfg->host);
     if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
       uint32_t werr;
-      char msg[128];
-      (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, msg,
-                                sizeof(msg));
+      wp_error pe;
+      (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, &pe);
     }
     watchdog_disarm();
   }

@@ -279,14 +279,16 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
   uint8_t mtype;
   uint32_t len;
   char msg[ERROR_PAYLOAD_MAX + 1];
-  if (wpr_frame_parse_header(hdr, WPR_FRAME_MAX, &mtype, &len, msg,
-                             sizeof(msg)) != 0 ||
+  wp_error frame_err = {0};
+  if (wpr_frame_parse_header(hdr, WPR_FRAME_MAX, &mtype, &len, &frame_err) !=
+          0 ||
       (mtype != WPR_MSG_DATA && mtype != WPR_MSG_ERROR) ||
       (mtype == WPR_MSG_ERROR && len > ERROR_PAYLOAD_MAX)) {
     reap(r, 1, NULL, 0);
     return fail(r, WP_REMOTE_ERR_PROTOCOL, errbuf, errlen,
                 "remote %s: bad answer from the helper (%s); helper killed",
-                r->host, mtype == WPR_MSG_ERROR ? "error too long" : msg);
+                r->host,
+                mtype == WPR_MSG_ERROR ? "error too long" : frame_err.message);
   }
   if (mtype == WPR_MSG_ERROR) {
     uint8_t payload[ERROR_PAYLOAD_MAX];
