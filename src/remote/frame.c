@@ -70,23 +70,20 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
       limit = WPR_REQUEST_MAX;
     break;
   case WPR_MSG_DATA:
-    if (len < 4) {
+    if (len < 4)
       return wp_error_set(err, "frame: data message of %u bytes lacks the type",
                           len);
-    }
     break;
   case WPR_MSG_ERROR:
-    if (len < 1) {
+    if (len < 1)
       return wp_error_set(err, "frame: empty error message");
-    }
     break;
   default:
     return wp_error_set(err, "frame: unknown message type 0x%02x", t);
   }
-  if (len > limit) {
+  if (len > limit)
     return wp_error_set(err, "frame: '%c' payload of %u bytes exceeds %u", t,
                         len, limit);
-  }
   *type = t;
   *payload_len = len;
   return 0;
@@ -94,15 +91,13 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
 
 int wpr_parse_query(const uint8_t *payload, size_t len, char *name,
                     size_t namesize, wp_error *err) {
-  if (len == 0 || len > WPR_REQUEST_MAX || len >= namesize) {
+  if (len == 0 || len > WPR_REQUEST_MAX || len >= namesize)
     return wp_error_set(err, "query: value name of %zu bytes (1..%u allowed)",
                         len, WPR_REQUEST_MAX);
-  }
   for (size_t i = 0; i < len; i++) {
-    if (payload[i] < 0x20 || payload[i] > 0x7e) {
+    if (payload[i] < 0x20 || payload[i] > 0x7e)
       return wp_error_set(
           err, "query: byte %zu of the value name is not printable ASCII", i);
-    }
   }
   memcpy(name, payload, len);
   name[len] = '\0';
