@@ -2,6 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "dcerpc.h"
+#include "../common/wp_grow.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -56,13 +57,17 @@ enum {
   SYNTAX_SIZE = 20,
 };
 
-__attribute__((format(printf, 4, 5))) static dcerpc_status
-fail(dcerpc_status st, char *err, size_t errlen, const char *fmt, ...) {
-  if (err != NULL && errlen > 0) {
+__attribute__((format(printf, 3, 4))) static dcerpc_status
+fail(dcerpc_status st, wp_error *err, const char *fmt, ...) {
+  if (err != NULL) {
+    wp_error_code code = st == DCERPC_E_NOMEM   ? WP_E_NOMEM
+                         : st == DCERPC_E_LIMIT ? WP_E_LIMIT
+                                                : WP_E_FAILED;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
+    err->code = code;
   }
   return st;
 }
@@ -82,19 +87,18 @@ static void put_hdr(wire_out *w, uint8_t ptype, uint8_t flags, uint16_t len,
 }
 
 dcerpc_status dcerpc_parse_header(const uint8_t *p, size_t len, dcerpc_hdr *h,
-                                  char *err, size_t errlen) {
+                                  wp_error *err) {
   if (len < DCERPC_HDR_LEN)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
-                "PDU header: %zu bytes, need 16", len);
+    return fail(DCERPC_E_TRUNCATED, err, "PDU header: %zu bytes, need 16", len);
   wire_bytes b = wire_le(p, DCERPC_HDR_LEN);
   unsigned vers = wire_ld8(&b, DCERPC_HDR_rpc_vers),
            minor = wire_ld8(&b, DCERPC_HDR_rpc_vers_minor),
            drep = wire_ld8(&b, DCERPC_HDR_packed_drep);
   if (vers != 5 || minor > 1)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "PDU header: RPC version %u.%u, expected 5.0", vers, minor);
   if ((drep & 0xf0) != 0x10)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "PDU header: data representation 0x%02x is not little-endian",
                 drep);
   h->ptype = wire_ld8(&b, DCERPC_HDR_PTYPE);
@@ -103,13 +107,13 @@ dcerpc_status dcerpc_parse_header(const uint8_t *p, size_t len, dcerpc_hdr *h,
   h->auth_length = wire_ld16(&b, DCERPC_HDR_auth_length);
   h->call_id = wire_ld32(&b, DCERPC_HDR_call_id);
   if (h->frag_length < DCERPC_HDR_LEN)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "PDU header: frag_length %u is below the header size",
                 h->frag_length);
   /* The auth verifier (8-byte sec_trailer + auth_length) sits at the end. */
   if (h->auth_length != 0 &&
       (size_t)h->auth_length + 8 + DCERPC_HDR_LEN > h->frag_length)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "PDU header: auth_length %u does not fit frag_length %u",
                 h->auth_length, h->frag_length);
   return DCERPC_OK;
@@ -149,13 +153,13 @@ size_t dcerpc_build_bind(uint8_t *out, size_t cap, uint32_t call_id,
 
 dcerpc_status dcerpc_parse_bind_ack(const uint8_t *pdu, size_t len,
                                     uint32_t call_id, dcerpc_bind_result *res,
-                                    char *err, size_t errlen) {
+                                    wp_error *err) {
   dcerpc_hdr h;
-  dcerpc_status st = dcerpc_parse_header(pdu, len, &h, err, errlen);
+  dcerpc_status st = dcerpc_parse_header(pdu, len, &h, err);
   if (st != DCERPC_OK)
     return st;
   if (h.frag_length > len)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
+    return fail(DCERPC_E_TRUNCATED, err,
                 "bind_ack: frag_length %u but only %zu bytes", h.frag_length,
                 len);
   size_t end = h.frag_length;
@@ -163,59 +167,59 @@ dcerpc_status dcerpc_parse_bind_ack(const uint8_t *pdu, size_t len,
     end -= (size_t)h.auth_length + 8;
   wire_bytes b = wire_le(pdu, end);
   if (h.call_id != call_id)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
-                "bind_ack: call_id %u, expected %u", h.call_id, call_id);
+    return fail(DCERPC_E_MALFORMED, err, "bind_ack: call_id %u, expected %u",
+                h.call_id, call_id);
   if (h.ptype == DCERPC_PT_BIND_NAK) {
     /* C706 12.6.4.4: provider_reject_reason follows the header. */
     uint16_t reason = 0xffff;
     wire_get16(&b, BIND_NAK_provider_reject_reason, &reason);
-    return fail(DCERPC_E_REJECTED, err, errlen,
-                "bind rejected (bind_nak, reason %u)", reason);
+    return fail(DCERPC_E_REJECTED, err, "bind rejected (bind_nak, reason %u)",
+                reason);
   }
   if (h.ptype != DCERPC_PT_BIND_ACK)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "bind: answer is PDU type %u, not bind_ack", h.ptype);
   /* C706 12.6.4.4: max_xmit, max_recv, assoc_group, sec_addr (u16 length +
    * bytes), pad to 4, p_result_list (n, reserved, reserved2, results). */
   size_t off = BIND_ACK_sec_addr;
   if (end < off)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
+    return fail(DCERPC_E_TRUNCATED, err,
                 "bind_ack: %zu bytes, fixed fields need %zu", end, off);
   res->max_xmit = wire_ld16(&b, BIND_ACK_max_xmit_frag);
   res->max_recv = wire_ld16(&b, BIND_ACK_max_recv_frag);
   res->assoc_group = wire_ld32(&b, BIND_ACK_assoc_group_id);
   size_t sec_len = wire_ld16(&b, BIND_ACK_sec_addr_length);
   if (sec_len > end - off)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
+    return fail(DCERPC_E_TRUNCATED, err,
                 "bind_ack offset %zu: secondary address length %zu runs past "
                 "the PDU (%zu bytes)",
                 off - 2, sec_len, end);
   off += sec_len;
   off = (off + 3) & ~(size_t)3;
   if (off > end || end - off < 4)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
-                "bind_ack offset %zu: no result list", off);
+    return fail(DCERPC_E_TRUNCATED, err, "bind_ack offset %zu: no result list",
+                off);
   unsigned n = wire_ld8(&b, off + RESULT_LIST_n_results);
   off += RESULT_LIST_results;
   if (n == 0)
-    return fail(DCERPC_E_REJECTED, err, errlen,
+    return fail(DCERPC_E_REJECTED, err,
                 "bind_ack: empty presentation result list");
   if (end - off < RESULT_SIZE)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
+    return fail(DCERPC_E_TRUNCATED, err,
                 "bind_ack offset %zu: presentation result truncated", off);
   unsigned result = wire_ld16(&b, off + RESULT_result);
   unsigned reason = wire_ld16(&b, off + RESULT_reason);
   if (result != 0)
-    return fail(DCERPC_E_REJECTED, err, errlen,
+    return fail(DCERPC_E_REJECTED, err,
                 "bind: the server refused the winreg interface (result %u, "
                 "reason %u)",
                 result, reason);
   if (memcmp(pdu + off + RESULT_transfer_syntax + SYNTAX_if_uuid,
              dcerpc_ndr_syntax.uuid, 16) != 0)
-    return fail(DCERPC_E_REJECTED, err, errlen,
+    return fail(DCERPC_E_REJECTED, err,
                 "bind: the server chose a transfer syntax other than NDR");
   if (res->max_xmit < DCERPC_REQ_HDR_LEN || res->max_recv < DCERPC_HDR_LEN)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "bind_ack: fragment sizes %u/%u are too small", res->max_xmit,
                 res->max_recv);
   return DCERPC_OK;
@@ -254,62 +258,48 @@ void dcerpc_reasm_free(dcerpc_reasm *r) {
   r->len = r->cap = 0;
 }
 
-static int reasm_grow(dcerpc_reasm *r, size_t need) {
-  if (need <= r->cap)
-    return 0;
-  size_t cap = r->cap ? r->cap : 4096;
-  while (cap < need)
-    cap *= 2; /* need <= DCERPC_MAX_STUB, so no overflow */
-  uint8_t *p = realloc(r->data, cap);
-  if (p == NULL)
-    return -1;
-  r->data = p;
-  r->cap = cap;
-  return 0;
-}
-
 dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
-                               char *err, size_t errlen) {
+                               wp_error *err) {
   dcerpc_hdr h;
-  dcerpc_status st = dcerpc_parse_header(frag, len, &h, err, errlen);
+  dcerpc_status st = dcerpc_parse_header(frag, len, &h, err);
   if (st != DCERPC_OK)
     return st;
   if (h.frag_length != len)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
+    return fail(DCERPC_E_TRUNCATED, err,
                 "response: frag_length %u but %zu bytes", h.frag_length, len);
   if (r->done)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "response: fragment after the last one");
   if (h.call_id != r->call_id)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
-                "response: call_id %u, expected %u", h.call_id, r->call_id);
+    return fail(DCERPC_E_MALFORMED, err, "response: call_id %u, expected %u",
+                h.call_id, r->call_id);
   if (h.ptype == DCERPC_PT_FAULT) {
     /* C706 12.6.4.7: alloc_hint, p_cont_id, cancel_count, reserved, status */
     wire_bytes b = wire_le(frag, len);
     if (!wire_get32(&b, FAULT_status, &r->fault))
-      return fail(DCERPC_E_TRUNCATED, err, errlen,
+      return fail(DCERPC_E_TRUNCATED, err,
                   "fault PDU: %zu bytes, the status needs 28", len);
     const char *name = dcerpc_fault_name(r->fault);
-    return fail(DCERPC_E_FAULT, err, errlen, "RPC fault 0x%08x%s%s%s", r->fault,
+    return fail(DCERPC_E_FAULT, err, "RPC fault 0x%08x%s%s%s", r->fault,
                 name ? " (" : "", name ? name : "", name ? ")" : "");
   }
   if (h.ptype != DCERPC_PT_RESPONSE)
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "response: PDU type %u, expected response", h.ptype);
   size_t end = len;
   if (h.auth_length)
     end -= (size_t)h.auth_length + 8; /* checked by parse_header */
   if (end < DCERPC_RESP_HDR_LEN)
-    return fail(DCERPC_E_TRUNCATED, err, errlen,
+    return fail(DCERPC_E_TRUNCATED, err,
                 "response: %zu bytes before the auth trailer, header needs 24",
                 end);
   if (!r->started) {
     if (!(h.flags & DCERPC_PFC_FIRST_FRAG))
-      return fail(DCERPC_E_MALFORMED, err, errlen,
+      return fail(DCERPC_E_MALFORMED, err,
                   "response: first fragment lacks PFC_FIRST_FRAG");
     r->started = 1;
   } else if (h.flags & DCERPC_PFC_FIRST_FRAG) {
-    return fail(DCERPC_E_MALFORMED, err, errlen,
+    return fail(DCERPC_E_MALFORMED, err,
                 "response: PFC_FIRST_FRAG in the middle of a call");
   }
   size_t stub = end - DCERPC_RESP_HDR_LEN;
@@ -317,11 +307,15 @@ dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
   if (limit > DCERPC_MAX_STUB)
     limit = DCERPC_MAX_STUB;
   if (stub > limit - r->len)
-    return fail(DCERPC_E_LIMIT, err, errlen,
-                "response: stub data exceeds %zu bytes", limit);
+    return fail(DCERPC_E_LIMIT, err, "response: stub data exceeds %zu bytes",
+                limit);
   /* alloc_hint is advisory and hostile: never sized from it. */
-  if (reasm_grow(r, r->len + stub) != 0)
-    return fail(DCERPC_E_NOMEM, err, errlen, "response: out of memory");
+  int grown = wp_grow_bytes(&r->data, &r->cap, r->len + stub, limit);
+  if (grown == WP_GROW_LIMIT)
+    return fail(DCERPC_E_LIMIT, err, "response: stub data exceeds %zu bytes",
+                limit);
+  if (grown != WP_GROW_OK)
+    return fail(DCERPC_E_NOMEM, err, "response: out of memory");
   if (stub)
     memcpy(r->data + r->len, frag + DCERPC_RESP_HDR_LEN, stub);
   r->len += stub;

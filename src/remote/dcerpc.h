@@ -6,10 +6,15 @@
  * MS-RPCE over the \pipe\winreg named pipe. Every length read from a server
  * is hostile: each parser checks it against the bytes actually present.
  * Only little-endian NDR data representation is spoken.
+ *
+ * Every parser returns a dcerpc_status and, on failure, fills `err` (may be
+ * NULL) with the message: code WP_E_NOMEM for DCERPC_E_NOMEM, WP_E_LIMIT for
+ * DCERPC_E_LIMIT, WP_E_FAILED otherwise.
  */
 #ifndef WP_DCERPC_H
 #define WP_DCERPC_H
 
+#include "../common/wp_error.h"
 #include "../wire/wire.h"
 
 #include <stddef.h>
@@ -91,7 +96,7 @@ typedef struct dcerpc_hdr {
  * 5.1), little-endian integers, frag_length >= 16 and large enough for the
  * auth trailer. */
 dcerpc_status dcerpc_parse_header(const uint8_t *p, size_t len, dcerpc_hdr *h,
-                                  char *err, size_t errlen);
+                                  wp_error *err);
 
 /* Bind PDU with one presentation context (id 0). Returns the PDU length, or
  * 0 if cap is too small. */
@@ -110,7 +115,7 @@ typedef struct dcerpc_bind_result {
  * the NDR transfer syntax; bind_nak and rejections give DCERPC_E_REJECTED. */
 dcerpc_status dcerpc_parse_bind_ack(const uint8_t *pdu, size_t len,
                                     uint32_t call_id, dcerpc_bind_result *res,
-                                    char *err, size_t errlen);
+                                    wp_error *err);
 
 /* Request PDU, one fragment (first|last), context 0. Returns the PDU
  * length, or 0 if it does not fit cap or a 16-bit frag_length. */
@@ -136,7 +141,7 @@ void dcerpc_reasm_free(dcerpc_reasm *r);
 /* Add one complete fragment (exactly frag_length bytes). Sets r->done on
  * the last fragment. A fault PDU returns DCERPC_E_FAULT with r->fault. */
 dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
-                               char *err, size_t errlen);
+                               wp_error *err);
 
 /* "nca_s_op_rng_error", "access denied", ... or NULL. */
 const char *dcerpc_fault_name(uint32_t status);

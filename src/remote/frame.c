@@ -6,6 +6,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifndef _WIN32
+#include <errno.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 /* The 5-byte header, then (DATA) the registry type. */
 enum {
@@ -52,8 +57,8 @@ void wpr_data_header(uint8_t out[WPR_DATA_HDR], uint32_t data_len,
 }
 
 int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
-                           uint8_t *type, uint32_t *payload_len, char *err,
-                           size_t errlen) {
+                           uint8_t *type, uint32_t *payload_len,
+                           wp_error *err) {
   wire_bytes b = wire_le(in, WPR_FRAME_HDR);
   uint32_t len = wire_ld32(&b, FRAME_payload_length);
   uint8_t t = wire_ld8(&b, FRAME_type);
@@ -65,45 +70,34 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
       limit = WPR_REQUEST_MAX;
     break;
   case WPR_MSG_DATA:
-    if (len < 4) {
-      snprintf(err, errlen, "frame: data message of %u bytes lacks the type",
-               len);
-      return -1;
-    }
+    if (len < 4)
+      return wp_error_set(err, "frame: data message of %u bytes lacks the type",
+                          len);
     break;
   case WPR_MSG_ERROR:
-    if (len < 1) {
-      snprintf(err, errlen, "frame: empty error message");
-      return -1;
-    }
+    if (len < 1)
+      return wp_error_set(err, "frame: empty error message");
     break;
   default:
-    snprintf(err, errlen, "frame: unknown message type 0x%02x", t);
-    return -1;
+    return wp_error_set(err, "frame: unknown message type 0x%02x", t);
   }
-  if (len > limit) {
-    snprintf(err, errlen, "frame: '%c' payload of %u bytes exceeds %u", t, len,
-             limit);
-    return -1;
-  }
+  if (len > limit)
+    return wp_error_set(err, "frame: '%c' payload of %u bytes exceeds %u", t,
+                        len, limit);
   *type = t;
   *payload_len = len;
   return 0;
 }
 
 int wpr_parse_query(const uint8_t *payload, size_t len, char *name,
-                    size_t namesize, char *err, size_t errlen) {
-  if (len == 0 || len > WPR_REQUEST_MAX || len >= namesize) {
-    snprintf(err, errlen, "query: value name of %zu bytes (1..%u allowed)", len,
-             WPR_REQUEST_MAX);
-    return -1;
-  }
+                    size_t namesize, wp_error *err) {
+  if (len == 0 || len > WPR_REQUEST_MAX || len >= namesize)
+    return wp_error_set(err, "query: value name of %zu bytes (1..%u allowed)",
+                        len, WPR_REQUEST_MAX);
   for (size_t i = 0; i < len; i++) {
-    if (payload[i] < 0x20 || payload[i] > 0x7e) {
-      snprintf(err, errlen,
-               "query: byte %zu of the value name is not printable ASCII", i);
-      return -1;
-    }
+    if (payload[i] < 0x20 || payload[i] > 0x7e)
+      return wp_error_set(
+          err, "query: byte %zu of the value name is not printable ASCII", i);
   }
   memcpy(name, payload, len);
   name[len] = '\0';
@@ -145,3 +139,25 @@ void wpr_parse_error(const uint8_t *payload, size_t len, wpr_error_kind *kind,
   }
   msg[n] = '\0';
 }
+
+#ifndef _WIN32
+int wpr_write_all(int fd, const void *p, size_t n) {
+  const uint8_t *b = p;
+  int is_socket = 1;
+  size_t off = 0;
+  while (off < n) {
+    ssize_t w = is_socket ? send(fd, b + off, n - off, MSG_NOSIGNAL)
+                          : write(fd, b + off, n - off);
+    if (w < 0 && errno == ENOTSOCK && is_socket) {
+      is_socket = 0;
+      continue;
+    }
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    off += (size_t)w;
+  }
+  return 0;
+}
+#endif

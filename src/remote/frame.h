@@ -15,6 +15,8 @@
 #ifndef WP_REMOTE_FRAME_H
 #define WP_REMOTE_FRAME_H
 
+#include "../common/wp_error.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,20 +58,28 @@ void wpr_data_header(uint8_t out[WPR_DATA_HDR], uint32_t data_len,
                      uint32_t reg_type);
 
 /* Check a received header: a known type, and a payload length within `max`
- * (and small for requests). 0 or -1 with err. */
+ * (and small for requests). 0, or -1 with err (may be NULL). */
 int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
-                           uint8_t *type, uint32_t *payload_len, char *err,
-                           size_t errlen);
+                           uint8_t *type, uint32_t *payload_len, wp_error *err);
 
 /* Check a QUERY payload: 1..WPR_REQUEST_MAX printable ASCII bytes. Copies
- * it NUL-terminated into name (size >= WPR_REQUEST_MAX + 1). 0 or -1. */
+ * it NUL-terminated into name (size >= WPR_REQUEST_MAX + 1). 0, or -1
+ * with err (may be NULL). */
 int wpr_parse_query(const uint8_t *payload, size_t len, char *name,
-                    size_t namesize, char *err, size_t errlen);
+                    size_t namesize, wp_error *err);
 
 /* ERROR payload: kind byte + message (truncated to fit cap). Returns the
  * payload length (>= 1) or 0 if cap < 1. */
 size_t wpr_build_error(uint8_t *out, size_t cap, wpr_error_kind kind,
                        const char *msg);
+#ifndef _WIN32
+/* Write all n bytes of a frame to fd, retrying short writes and EINTR.
+ * A socket is written with send(MSG_NOSIGNAL), so a peer that went away
+ * gives EPIPE instead of SIGPIPE; anything else (a pipe, a terminal) with
+ * write(). 0, or -1 with errno. */
+int wpr_write_all(int fd, const void *p, size_t n);
+#endif
+
 /* Decode an ERROR payload into kind + NUL-terminated message (control
  * characters replaced by '?'). */
 void wpr_parse_error(const uint8_t *payload, size_t len, wpr_error_kind *kind,

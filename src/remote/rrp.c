@@ -13,18 +13,18 @@
 typedef struct ndr_in {
   wire_bytes b;
   size_t off;
-  char *err;
-  size_t errlen;
+  wp_error *err;
   int failed;
 } ndr_in;
 
 __attribute__((format(printf, 2, 3))) static int
 ndr_fail(ndr_in *in, const char *fmt, ...) {
-  if (!in->failed && in->err != NULL && in->errlen > 0) {
+  if (!in->failed && in->err != NULL) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(in->err, in->errlen, fmt, ap);
+    vsnprintf(in->err->message, sizeof in->err->message, fmt, ap);
     va_end(ap);
+    in->err->code = WP_E_FAILED;
   }
   in->failed = 1;
   return -1;
@@ -86,8 +86,8 @@ size_t rrp_build_open_hkpd(uint8_t *out, size_t cap, uint32_t sam_desired) {
 }
 
 int rrp_parse_open_hkpd(const uint8_t *stub, size_t len, rrp_handle *key,
-                        uint32_t *werror, char *err, size_t errlen) {
-  ndr_in in = {wire_le(stub, len), 0, err, errlen, 0};
+                        uint32_t *werror, wp_error *err) {
+  ndr_in in = {wire_le(stub, len), 0, err, 0};
   const uint8_t *h = NULL;
   if (ndr_bytes(&in, &h, RRP_HANDLE_LEN, "OpenHKPD key handle") != 0 ||
       ndr_u32(&in, werror, "OpenHKPD status") != 0 || ndr_end(&in) != 0)
@@ -150,8 +150,8 @@ size_t rrp_build_query_value(uint8_t *out, size_t cap, const rrp_handle *key,
 }
 
 int rrp_parse_query_value(const uint8_t *stub, size_t len,
-                          rrp_query_result *res, char *err, size_t errlen) {
-  ndr_in in = {wire_le(stub, len), 0, err, errlen, 0};
+                          rrp_query_result *res, wp_error *err) {
+  ndr_in in = {wire_le(stub, len), 0, err, 0};
   uint32_t ref;
   memset(res, 0, sizeof(*res));
   if (ndr_u32(&in, &ref, "lpType pointer") != 0)
@@ -217,8 +217,8 @@ size_t rrp_build_close_key(uint8_t *out, size_t cap, const rrp_handle *key) {
 }
 
 int rrp_parse_close_key(const uint8_t *stub, size_t len, uint32_t *werror,
-                        char *err, size_t errlen) {
-  ndr_in in = {wire_le(stub, len), 0, err, errlen, 0};
+                        wp_error *err) {
+  ndr_in in = {wire_le(stub, len), 0, err, 0};
   const uint8_t *h = NULL;
   if (ndr_bytes(&in, &h, RRP_HANDLE_LEN, "BaseRegCloseKey handle") != 0 ||
       ndr_u32(&in, werror, "BaseRegCloseKey status") != 0 || ndr_end(&in) != 0)

@@ -8,6 +8,8 @@
 #ifndef WP_RRP_H
 #define WP_RRP_H
 
+#include "../common/wp_error.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,9 +44,9 @@ typedef struct rrp_handle {
  * length or 0 if cap is too small. */
 size_t rrp_build_open_hkpd(uint8_t *out, size_t cap, uint32_t sam_desired);
 /* Response: the key handle and the Win32 status. 0 on a well-formed stub,
- * -1 (err says why) otherwise. */
+ * -1 (err, which may be NULL, says why) otherwise. */
 int rrp_parse_open_hkpd(const uint8_t *stub, size_t len, rrp_handle *key,
-                        uint32_t *werror, char *err, size_t errlen);
+                        uint32_t *werror, wp_error *err);
 
 /* BaseRegQueryValue (opnum 17) request for value `name` (printable ASCII,
  * at most RRP_MAX_NAME characters) with a data buffer of buf_size bytes.
@@ -70,12 +72,12 @@ typedef struct rrp_query_result {
 /* Parse the response stub. 0 on a well-formed stub (res->werror may still
  * be an error), -1 otherwise. res->data points into stub. */
 int rrp_parse_query_value(const uint8_t *stub, size_t len,
-                          rrp_query_result *res, char *err, size_t errlen);
+                          rrp_query_result *res, wp_error *err);
 
 /* BaseRegCloseKey (opnum 5). */
 size_t rrp_build_close_key(uint8_t *out, size_t cap, const rrp_handle *key);
 int rrp_parse_close_key(const uint8_t *stub, size_t len, uint32_t *werror,
-                        char *err, size_t errlen);
+                        wp_error *err);
 
 /* "access denied", "more data", ... or NULL. */
 const char *rrp_werror_name(uint32_t werror);

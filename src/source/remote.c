@@ -191,20 +191,6 @@ static wp_source_status spawn(wp_remote *r, char *errbuf, size_t errlen) {
   return WP_SOURCE_OK;
 }
 
-/* Send all bytes; -1 with errno on failure (EPIPE: the helper is gone). */
-static int send_all(int fd, const uint8_t *p, size_t n) {
-  size_t off = 0;
-  while (off < n) {
-    ssize_t w = send(fd, p + off, n - off, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return -1;
-    off += (size_t)w;
-  }
-  return 0;
-}
-
 /* Receive exactly n bytes before the deadline: 1 ok, 0 EOF, -1 error,
  * -2 timeout. */
 static int recv_all(int fd, uint8_t *p, size_t n, int64_t deadline) {
@@ -278,7 +264,7 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
         return WP_SOURCE_ERROR;
       fresh = 1;
     }
-    if (send_all(r->fd, req, WPR_FRAME_HDR + alen) == 0)
+    if (wpr_write_all(r->fd, req, WPR_FRAME_HDR + alen) == 0)
       break;
     if (fresh || attempt > 0)
       return helper_lost(r, -1, "sending a request", errbuf, errlen);
@@ -293,14 +279,16 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
   uint8_t mtype;
   uint32_t len;
   char msg[ERROR_PAYLOAD_MAX + 1];
-  if (wpr_frame_parse_header(hdr, WPR_FRAME_MAX, &mtype, &len, msg,
-                             sizeof(msg)) != 0 ||
+  wp_error frame_err = {0};
+  if (wpr_frame_parse_header(hdr, WPR_FRAME_MAX, &mtype, &len, &frame_err) !=
+          0 ||
       (mtype != WPR_MSG_DATA && mtype != WPR_MSG_ERROR) ||
       (mtype == WPR_MSG_ERROR && len > ERROR_PAYLOAD_MAX)) {
     reap(r, 1, NULL, 0);
     return fail(r, WP_REMOTE_ERR_PROTOCOL, errbuf, errlen,
                 "remote %s: bad answer from the helper (%s); helper killed",
-                r->host, mtype == WPR_MSG_ERROR ? "error too long" : msg);
+                r->host,
+                mtype == WPR_MSG_ERROR ? "error too long" : frame_err.message);
   }
   if (mtype == WPR_MSG_ERROR) {
     uint8_t payload[ERROR_PAYLOAD_MAX];

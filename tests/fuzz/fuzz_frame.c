@@ -31,15 +31,15 @@ static uint8_t *copy(const uint8_t *p, size_t n) {
 
 static int header(const uint8_t *p, uint32_t max, uint8_t *type,
                   uint32_t *len) {
-  char err[256];
-  err[0] = '\0';
+  wp_error err;
+  wp_error_clear(&err);
   uint8_t *h = copy(p, WPR_FRAME_HDR);
   if (h == NULL)
     return -1;
-  int rc = wpr_frame_parse_header(h, max, type, len, err, sizeof err);
+  int rc = wpr_frame_parse_header(h, max, type, len, &err);
   free(h);
   if (rc != 0) {
-    if (err[0] == '\0')
+    if (err.message[0] == '\0')
       abort(); /* a refusal says why */
     return -1;
   }
@@ -78,9 +78,10 @@ static void check_error(const uint8_t *payload, size_t len) {
 
 /* A request as the helper handles it. */
 static void request(uint8_t type, const uint8_t *payload, uint32_t len) {
-  char name[WPR_REQUEST_MAX + 1], err[256];
+  char name[WPR_REQUEST_MAX + 1];
+  wp_error err;
   if (type == WPR_MSG_QUERY &&
-      wpr_parse_query(payload, len, name, sizeof name, err, sizeof err) == 0 &&
+      wpr_parse_query(payload, len, name, sizeof name, &err) == 0 &&
       (strlen(name) != len || memcmp(name, payload, len) != 0))
     abort();
 }
@@ -131,8 +132,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint8_t *p = copy(data + 1, size - 1);
   if (p != NULL) {
     check_error(p, size - 1);
-    char name[WPR_REQUEST_MAX + 1], err[64];
-    (void)wpr_parse_query(p, size - 1, name, sizeof name, err, sizeof err);
+    char name[WPR_REQUEST_MAX + 1];
+    wp_error err;
+    (void)wpr_parse_query(p, size - 1, name, sizeof name, &err);
     free(p);
   }
   return 0;

@@ -18,7 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char err[256];
+  wp_error err;
   if (size < 1)
     return 0;
   uint8_t sel = data[0] % 6;
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   switch (sel) {
   case 0: {
     dcerpc_bind_result br;
-    (void)dcerpc_parse_bind_ack(p, size, 1, &br, err, sizeof(err));
+    (void)dcerpc_parse_bind_ack(p, size, 1, &br, &err);
     break;
   }
   case 1: {
@@ -42,18 +42,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t off = 0;
     while (off + DCERPC_HDR_LEN <= size && !r.done) {
       dcerpc_hdr h;
-      if (dcerpc_parse_header(p + off, size - off, &h, err, sizeof(err)) !=
-              DCERPC_OK ||
+      if (dcerpc_parse_header(p + off, size - off, &h, &err) != DCERPC_OK ||
           h.frag_length > size - off)
         break;
-      if (dcerpc_reasm_add(&r, p + off, h.frag_length, err, sizeof(err)) !=
-          DCERPC_OK)
+      if (dcerpc_reasm_add(&r, p + off, h.frag_length, &err) != DCERPC_OK)
         break;
       off += h.frag_length;
     }
     if (r.done) {
       rrp_query_result res;
-      if (rrp_parse_query_value(r.data, r.len, &res, err, sizeof(err)) == 0 &&
+      if (rrp_parse_query_value(r.data, r.len, &res, &err) == 0 &&
           res.has_data && res.data_len) {
         /* The data must lie inside the stub. */
         volatile uint8_t x = res.data[0] ^ res.data[res.data_len - 1];
@@ -65,8 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   case 2: {
     rrp_query_result res;
-    if (rrp_parse_query_value(p, size, &res, err, sizeof(err)) == 0 &&
-        res.has_data && res.data_len) {
+    if (rrp_parse_query_value(p, size, &res, &err) == 0 && res.has_data &&
+        res.data_len) {
       volatile uint8_t x = res.data[res.data_len - 1];
       (void)x;
     }
@@ -75,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 3: {
     rrp_handle key;
     uint32_t werr;
-    (void)rrp_parse_open_hkpd(p, size, &key, &werr, err, sizeof(err));
-    (void)rrp_parse_close_key(p, size, &werr, err, sizeof(err));
+    (void)rrp_parse_open_hkpd(p, size, &key, &werr, &err);
+    (void)rrp_parse_close_key(p, size, &werr, &err);
     break;
   }
   case 4: {
@@ -84,18 +82,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t type;
     uint32_t len;
     if (size >= WPR_FRAME_HDR)
-      (void)wpr_frame_parse_header(p, WPR_FRAME_MAX, &type, &len, err,
-                                   sizeof(err));
+      (void)wpr_frame_parse_header(p, WPR_FRAME_MAX, &type, &len, &err);
     wpr_error_kind kind;
     char msg[128];
     wpr_parse_error(p, size, &kind, msg, sizeof(msg));
     char name[WPR_REQUEST_MAX + 1];
-    (void)wpr_parse_query(p, size, name, sizeof(name), err, sizeof(err));
+    (void)wpr_parse_query(p, size, name, sizeof(name), &err);
     break;
   }
   default: {
     dcerpc_hdr h;
-    (void)dcerpc_parse_header(p, size, &h, err, sizeof(err));
+    (void)dcerpc_parse_header(p, size, &h, &err);
     break;
   }
   }

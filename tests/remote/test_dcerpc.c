@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 
-static char err[512];
+static wp_error err;
 
 /* Common header bytes: version 5.0, type, flags, little-endian drep,
  * frag_length, auth_length, call_id. */
@@ -45,28 +45,28 @@ static void test_header(void) {
   uint8_t p[16];
   dcerpc_hdr h;
   hdr(p, DCERPC_PT_RESPONSE, 3, 40, 0, 7);
-  IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_OK,
-         "header: valid");
+  IS_INT(dcerpc_parse_header(p, 16, &h, &err), DCERPC_OK, "header: valid");
   IS_INT(h.frag_length, 40, "header: frag_length");
   IS_INT(h.call_id, 7, "header: call_id");
-  IS_INT(dcerpc_parse_header(p, 15, &h, err, sizeof(err)), DCERPC_E_TRUNCATED,
+  IS_INT(dcerpc_parse_header(p, 15, &h, &err), DCERPC_E_TRUNCATED,
          "header: 15 bytes is truncated");
   p[0] = 4;
-  IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_E_MALFORMED,
+  IS_INT(dcerpc_parse_header(p, 16, &h, &err), DCERPC_E_MALFORMED,
          "header: version 4 refused");
   p[0] = 5;
   p[4] = 0x00; /* big-endian integers */
-  IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_E_MALFORMED,
+  IS_INT(dcerpc_parse_header(p, 16, &h, &err), DCERPC_E_MALFORMED,
          "header: big-endian data representation refused");
   p[4] = 0x10;
   wire_put_le16(p + 8, 15);
-  IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_E_MALFORMED,
+  IS_INT(dcerpc_parse_header(p, 16, &h, &err), DCERPC_E_MALFORMED,
          "header: frag_length 15 < 16 refused");
   wire_put_le16(p + 8, 40);
   wire_put_le16(p + 10, 17); /* 16 + 8 + 17 > 40 */
-  IS_INT(dcerpc_parse_header(p, 16, &h, err, sizeof(err)), DCERPC_E_MALFORMED,
+  IS_INT(dcerpc_parse_header(p, 16, &h, &err), DCERPC_E_MALFORMED,
          "header: auth_length past the fragment refused");
-  OK(strstr(err, "auth_length 17") != NULL, "header: message names the field");
+  OK(strstr(err.message, "auth_length 17") != NULL,
+     "header: message names the field");
 }
 
 static void test_bind(void) {
@@ -118,12 +118,12 @@ static void test_bind_ack(void) {
   dcerpc_bind_result br;
   size_t n = bind_ack(p, 1, 0);
   IS_INT(n, 68, "bind_ack: canned PDU is 68 bytes");
-  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)), DCERPC_OK,
+  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, &err), DCERPC_OK,
          "bind_ack: accepted");
   IS_INT(br.max_recv, 4280, "bind_ack: max_recv");
   IS_INT(br.assoc_group, 0x1234, "bind_ack: assoc_group");
-  IS_INT(dcerpc_parse_bind_ack(p, n, 2, &br, err, sizeof(err)),
-         DCERPC_E_MALFORMED, "bind_ack: wrong call_id refused");
+  IS_INT(dcerpc_parse_bind_ack(p, n, 2, &br, &err), DCERPC_E_MALFORMED,
+         "bind_ack: wrong call_id refused");
   int all = 1;
   for (size_t cut = 0; cut < n; cut++) {
     /* Cut both the bytes and frag_length: a PDU that claims less. */
@@ -131,30 +131,31 @@ static void test_bind_ack(void) {
     memcpy(q, p, n);
     if (cut >= 16)
       wire_put_le16(q + 8, (uint16_t)cut);
-    if (dcerpc_parse_bind_ack(q, cut, 1, &br, err, sizeof(err)) == DCERPC_OK)
+    if (dcerpc_parse_bind_ack(q, cut, 1, &br, &err) == DCERPC_OK)
       all = 0;
   }
   OK(all, "bind_ack: every truncation refused");
   n = bind_ack(p, 1, 2);
-  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)),
-         DCERPC_E_REJECTED, "bind_ack: provider rejection");
+  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, &err), DCERPC_E_REJECTED,
+         "bind_ack: provider rejection");
   n = bind_ack(p, 1, 0);
   wire_put_le16(p + 24, 0xffff); /* hostile sec_addr length */
-  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)),
-         DCERPC_E_TRUNCATED, "bind_ack: sec_addr length 65535 refused");
+  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, &err), DCERPC_E_TRUNCATED,
+         "bind_ack: sec_addr length 65535 refused");
   n = bind_ack(p, 1, 0);
   p[40] = 0; /* n_results 0 */
-  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)),
-         DCERPC_E_REJECTED, "bind_ack: empty result list refused");
+  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, &err), DCERPC_E_REJECTED,
+         "bind_ack: empty result list refused");
   n = bind_ack(p, 1, 0);
   p[52] ^= 0xff; /* transfer syntax UUID */
-  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, err, sizeof(err)),
-         DCERPC_E_REJECTED, "bind_ack: other transfer syntax refused");
+  IS_INT(dcerpc_parse_bind_ack(p, n, 1, &br, &err), DCERPC_E_REJECTED,
+         "bind_ack: other transfer syntax refused");
   hdr(p, DCERPC_PT_BIND_NAK, 3, 18, 0, 1);
   wire_put_le16(p + 16, 4);
-  IS_INT(dcerpc_parse_bind_ack(p, 18, 1, &br, err, sizeof(err)),
-         DCERPC_E_REJECTED, "bind_nak: rejected");
-  OK(strstr(err, "reason 4") != NULL, "bind_nak: reason in the message");
+  IS_INT(dcerpc_parse_bind_ack(p, 18, 1, &br, &err), DCERPC_E_REJECTED,
+         "bind_nak: rejected");
+  OK(strstr(err.message, "reason 4") != NULL,
+     "bind_nak: reason in the message");
 }
 
 static void test_request(void) {
@@ -181,37 +182,36 @@ static void test_reassembly(void) {
   dcerpc_reasm_reset(&r, 5);
   size_t n1 = response(f1, DCERPC_PFC_FIRST_FRAG, 5, stub, 24);
   size_t n2 = response(f2, DCERPC_PFC_LAST_FRAG, 5, stub + 24, 16);
-  IS_INT(dcerpc_reasm_add(&r, f1, n1, err, sizeof(err)), DCERPC_OK,
+  IS_INT(dcerpc_reasm_add(&r, f1, n1, &err), DCERPC_OK,
          "reasm: first fragment");
   IS_INT(r.done, 0, "reasm: not done after the first");
-  IS_INT(dcerpc_reasm_add(&r, f2, n2, err, sizeof(err)), DCERPC_OK,
-         "reasm: last fragment");
+  IS_INT(dcerpc_reasm_add(&r, f2, n2, &err), DCERPC_OK, "reasm: last fragment");
   IS_INT(r.done, 1, "reasm: done");
   OK(r.len == 40 && memcmp(r.data, stub, 40) == 0,
      "reasm: stub is the concatenation");
-  IS_INT(dcerpc_reasm_add(&r, f2, n2, err, sizeof(err)), DCERPC_E_MALFORMED,
+  IS_INT(dcerpc_reasm_add(&r, f2, n2, &err), DCERPC_E_MALFORMED,
          "reasm: fragment after the last refused");
 
   dcerpc_reasm_reset(&r, 5);
-  IS_INT(dcerpc_reasm_add(&r, f2, n2, err, sizeof(err)), DCERPC_E_MALFORMED,
+  IS_INT(dcerpc_reasm_add(&r, f2, n2, &err), DCERPC_E_MALFORMED,
          "reasm: a call must start with PFC_FIRST_FRAG");
   dcerpc_reasm_reset(&r, 6);
-  IS_INT(dcerpc_reasm_add(&r, f1, n1, err, sizeof(err)), DCERPC_E_MALFORMED,
+  IS_INT(dcerpc_reasm_add(&r, f1, n1, &err), DCERPC_E_MALFORMED,
          "reasm: other call_id refused");
   dcerpc_reasm_reset(&r, 5);
-  IS_INT(dcerpc_reasm_add(&r, f1, n1 - 1, err, sizeof(err)), DCERPC_E_TRUNCATED,
+  IS_INT(dcerpc_reasm_add(&r, f1, n1 - 1, &err), DCERPC_E_TRUNCATED,
          "reasm: fewer bytes than frag_length refused");
   dcerpc_reasm_reset(&r, 5);
-  dcerpc_reasm_add(&r, f1, n1, err, sizeof(err));
-  IS_INT(dcerpc_reasm_add(&r, f1, n1, err, sizeof(err)), DCERPC_E_MALFORMED,
+  dcerpc_reasm_add(&r, f1, n1, &err);
+  IS_INT(dcerpc_reasm_add(&r, f1, n1, &err), DCERPC_E_MALFORMED,
          "reasm: second PFC_FIRST_FRAG refused");
 
   /* The limit: a server that keeps sending. */
   dcerpc_reasm_reset(&r, 5);
   r.limit = 30;
-  IS_INT(dcerpc_reasm_add(&r, f1, n1, err, sizeof(err)), DCERPC_OK,
+  IS_INT(dcerpc_reasm_add(&r, f1, n1, &err), DCERPC_OK,
          "reasm: 24 bytes under a 30-byte limit");
-  IS_INT(dcerpc_reasm_add(&r, f2, n2, err, sizeof(err)), DCERPC_E_LIMIT,
+  IS_INT(dcerpc_reasm_add(&r, f2, n2, &err), DCERPC_E_LIMIT,
          "reasm: 40 bytes over a 30-byte limit refused");
   r.limit = 0;
 
@@ -220,12 +220,12 @@ static void test_reassembly(void) {
   size_t na = response(fa, 3, 7, stub, 40);
   wire_put_le16(fa + 10, 8); /* last 16 bytes = trailer + verifier */
   dcerpc_reasm_reset(&r, 7);
-  IS_INT(dcerpc_reasm_add(&r, fa, na, err, sizeof(err)), DCERPC_OK,
+  IS_INT(dcerpc_reasm_add(&r, fa, na, &err), DCERPC_OK,
          "reasm: fragment with an auth trailer");
   IS_INT(r.len, 24, "reasm: the auth trailer is stripped");
   wire_put_le16(fa + 10, 40); /* 64 - 8 - 40 leaves 16 < 24 header bytes */
   dcerpc_reasm_reset(&r, 7);
-  IS_INT(dcerpc_reasm_add(&r, fa, na, err, sizeof(err)), DCERPC_E_TRUNCATED,
+  IS_INT(dcerpc_reasm_add(&r, fa, na, &err), DCERPC_E_TRUNCATED,
          "reasm: auth trailer eating the header refused");
 
   /* Fault PDU (C706 12.6.4.7). */
@@ -234,13 +234,13 @@ static void test_reassembly(void) {
   memset(ff + 16, 0, 16);
   wire_put_le32(ff + 24, 0x1c010002);
   dcerpc_reasm_reset(&r, 8);
-  IS_INT(dcerpc_reasm_add(&r, ff, 32, err, sizeof(err)), DCERPC_E_FAULT,
-         "fault: reported");
+  IS_INT(dcerpc_reasm_add(&r, ff, 32, &err), DCERPC_E_FAULT, "fault: reported");
   IS_U64(r.fault, 0x1c010002, "fault: status");
-  OK(strstr(err, "nca_s_op_rng_error") != NULL, "fault: named in the message");
+  OK(strstr(err.message, "nca_s_op_rng_error") != NULL,
+     "fault: named in the message");
   wire_put_le16(ff + 8, 27);
   dcerpc_reasm_reset(&r, 8);
-  IS_INT(dcerpc_reasm_add(&r, ff, 27, err, sizeof(err)), DCERPC_E_TRUNCATED,
+  IS_INT(dcerpc_reasm_add(&r, ff, 27, &err), DCERPC_E_TRUNCATED,
          "fault: truncated status refused");
   dcerpc_reasm_free(&r);
 }
@@ -252,21 +252,21 @@ static void test_open_close(void) {
   for (int i = 0; i < 20; i++)
     stub[i] = (uint8_t)(0xa0 + i);
   wire_put_le32(stub + 20, 0);
-  IS_INT(rrp_parse_open_hkpd(stub, 24, &key, &werr, err, sizeof(err)), 0,
+  IS_INT(rrp_parse_open_hkpd(stub, 24, &key, &werr, &err), 0,
          "OpenHKPD response: parsed");
   OK(key.bytes[0] == 0xa0 && key.bytes[19] == 0xb3, "OpenHKPD: handle copied");
   IS_INT(werr, 0, "OpenHKPD: status 0");
   int all = 1;
   for (size_t cut = 0; cut < 24; cut++)
-    if (rrp_parse_open_hkpd(stub, cut, &key, &werr, err, sizeof(err)) == 0)
+    if (rrp_parse_open_hkpd(stub, cut, &key, &werr, &err) == 0)
       all = 0;
   OK(all, "OpenHKPD: every truncation refused");
   uint8_t out[32];
   IS_INT(rrp_build_close_key(out, sizeof(out), &key), 20, "CloseKey: 20 bytes");
   OK(memcmp(out, key.bytes, 20) == 0, "CloseKey: the handle");
-  IS_INT(rrp_parse_close_key(stub, 24, &werr, err, sizeof(err)), 0,
+  IS_INT(rrp_parse_close_key(stub, 24, &werr, &err), 0,
          "CloseKey response: parsed");
-  IS_INT(rrp_parse_close_key(stub, 23, &werr, err, sizeof(err)), -1,
+  IS_INT(rrp_parse_close_key(stub, 23, &werr, &err), -1,
          "CloseKey response: truncated refused");
 }
 
@@ -327,7 +327,7 @@ static void test_query_response(void) {
   rrp_query_result res;
   size_t n = query_response(p, data, 5, 64, 0);
   IS_INT(n, 52, "QueryValue response: canned stub is 52 bytes");
-  IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), 0,
+  IS_INT(rrp_parse_query_value(p, n, &res, &err), 0,
          "QueryValue response: parsed");
   IS_INT(res.type, 3, "QueryValue: type REG_BINARY");
   IS_INT(res.data_len, 5, "QueryValue: 5 data bytes");
@@ -336,29 +336,29 @@ static void test_query_response(void) {
   IS_INT(res.werror, 0, "QueryValue: status");
   int all = 1;
   for (size_t cut = 0; cut < n; cut++)
-    if (rrp_parse_query_value(p, cut, &res, err, sizeof(err)) == 0)
+    if (rrp_parse_query_value(p, cut, &res, &err) == 0)
       all = 0;
   OK(all, "QueryValue: every truncation refused");
 
   n = query_response(p, data, 5, 64, 0);
   wire_put_le32(p + 20, 65); /* actual_count > max_count */
-  IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
+  IS_INT(rrp_parse_query_value(p, n, &res, &err), -1,
          "QueryValue: actual_count above max_count refused");
   wire_put_le32(p + 12, 0x4000001);
-  IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
+  IS_INT(rrp_parse_query_value(p, n, &res, &err), -1,
          "QueryValue: max_count above 64 MiB refused");
   n = query_response(p, data, 5, 0x4000000, 0);
   wire_put_le32(p + 20, 0x4000000); /* claims 64 MiB in a 52-byte stub */
-  IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
+  IS_INT(rrp_parse_query_value(p, n, &res, &err), -1,
          "QueryValue: data running past the stub refused");
-  OK(strstr(err, "runs past") != NULL, "QueryValue: message says why");
+  OK(strstr(err.message, "runs past") != NULL, "QueryValue: message says why");
   n = query_response(p, data, 5, 64, 0);
   wire_put_le32(p + 16, 1);
-  IS_INT(rrp_parse_query_value(p, n, &res, err, sizeof(err)), -1,
+  IS_INT(rrp_parse_query_value(p, n, &res, &err), -1,
          "QueryValue: non-zero offset refused");
   n = query_response(p, data, 5, 64, 0);
   memset(p + n, 0, 16);
-  IS_INT(rrp_parse_query_value(p, n + 16, &res, err, sizeof(err)), -1,
+  IS_INT(rrp_parse_query_value(p, n + 16, &res, &err), -1,
          "QueryValue: 16 trailing bytes refused");
 
   /* ERROR_MORE_DATA with NULL data pointer, as Windows answers a probe. */
@@ -370,7 +370,7 @@ static void test_query_response(void) {
   wire_put_le32(q + 16, 123456);
   wire_put_le32(q + 20, 0); /* lpcbLen NULL */
   wire_put_le32(q + 24, RRP_ERROR_MORE_DATA);
-  IS_INT(rrp_parse_query_value(q, 28, &res, err, sizeof(err)), 0,
+  IS_INT(rrp_parse_query_value(q, 28, &res, &err), 0,
          "QueryValue: MORE_DATA answer parsed");
   IS_INT(res.werror, RRP_ERROR_MORE_DATA, "QueryValue: MORE_DATA status");
   OK(!res.has_data && res.has_size && res.size == 123456 && !res.has_len,
@@ -384,37 +384,29 @@ static void test_frame(void) {
   wpr_frame_header(h, WPR_MSG_DATA, 0x01020304);
   OK(h[0] == 4 && h[1] == 3 && h[2] == 2 && h[3] == 1 && h[4] == 'D',
      "frame: header little-endian length then type");
-  IS_INT(
-      wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, err, sizeof(err)),
-      0, "frame: data header parsed");
+  IS_INT(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err), 0,
+         "frame: data header parsed");
   IS_U64(len, 0x01020304, "frame: length");
   wpr_frame_header(h, WPR_MSG_DATA, WPR_FRAME_MAX + 1);
-  IS_INT(
-      wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, err, sizeof(err)),
-      -1, "frame: data above the cap refused");
+  IS_INT(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err), -1,
+         "frame: data above the cap refused");
   wpr_frame_header(h, WPR_MSG_QUERY, WPR_REQUEST_MAX + 1);
-  IS_INT(
-      wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, err, sizeof(err)),
-      -1, "frame: oversized request refused");
+  IS_INT(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err), -1,
+         "frame: oversized request refused");
   wpr_frame_header(h, 'Z', 1);
-  IS_INT(
-      wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, err, sizeof(err)),
-      -1, "frame: unknown type refused");
+  IS_INT(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err), -1,
+         "frame: unknown type refused");
   wpr_frame_header(h, WPR_MSG_DATA, 3);
-  IS_INT(
-      wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, err, sizeof(err)),
-      -1, "frame: data without the type word refused");
+  IS_INT(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err), -1,
+         "frame: data without the type word refused");
   char name[WPR_REQUEST_MAX + 1];
-  IS_INT(wpr_parse_query((const uint8_t *)"238 2", 5, name, sizeof(name), err,
-                         sizeof(err)),
+  IS_INT(wpr_parse_query((const uint8_t *)"238 2", 5, name, sizeof(name), &err),
          0, "query: index list accepted");
   IS_STR(name, "238 2", "query: copied");
-  IS_INT(wpr_parse_query((const uint8_t *)"a\nb", 3, name, sizeof(name), err,
-                         sizeof(err)),
+  IS_INT(wpr_parse_query((const uint8_t *)"a\nb", 3, name, sizeof(name), &err),
          -1, "query: newline refused");
-  IS_INT(wpr_parse_query((const uint8_t *)"", 0, name, sizeof(name), err,
-                         sizeof(err)),
-         -1, "query: empty refused");
+  IS_INT(wpr_parse_query((const uint8_t *)"", 0, name, sizeof(name), &err), -1,
+         "query: empty refused");
   uint8_t payload[16];
   size_t n = wpr_build_error(payload, sizeof(payload), WPR_ERR_AUTH,
                              "bad\x1b[31m password and more");

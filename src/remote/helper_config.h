@@ -1,0 +1,37 @@
+/* collectd-winperf: the helper's settings: command line and credentials.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Credentials: the file (smbclient's "-A" format: username = / password = /
+ * domain = lines; must not be world-readable), else the environment
+ * (WINPERF_REMOTE_USER, WINPERF_REMOTE_PASSWORD, WINPERF_REMOTE_DOMAIN).
+ * Never argv (visible in ps) for the password. No anonymous fallback.
+ */
+#ifndef WP_REMOTE_HELPER_CONFIG_H
+#define WP_REMOTE_HELPER_CONFIG_H
+
+#include "helper_error.h"
+
+typedef struct helper_cfg {
+  const char *host;
+  unsigned port;
+  char user[256];
+  char domain[256];
+  char password[512];
+  const char *credentials;
+  const char *smb_conf;
+  unsigned connect_timeout_ms;
+  unsigned query_timeout_ms;
+  unsigned buffer_size; /* first BaseRegQueryValue buffer */
+  int encrypt;
+  int user_from_argv, domain_from_argv;
+} helper_cfg;
+
+/* Fill cfg from argv (defaults for what is not given). 0 to run, 1 after
+ * --help (usage printed), 2 on bad arguments (usage printed). */
+int helper_parse_args(helper_cfg *cfg, int argc, char **argv);
+
+/* User, domain and password from the credentials file or the environment;
+ * "DOMAIN\user" is split. 0, or -1 with a WPR_ERR_CONFIG error. */
+int helper_load_credentials(helper_cfg *cfg, herr *e);
+
+#endif

@@ -1,0 +1,51 @@
+/* collectd-winperf: winperf-remote-helper, the process that speaks SMB.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Reads HKEY_PERFORMANCE_DATA of one Windows host over MS-RRP on the
+ * \pipe\winreg named pipe (helper_session.c). It runs as a separate process
+ * so libsmbclient (GPLv3+, ~110 libraries) never loads into collectd and a
+ * hostile or hung server cannot take the plugin down. It talks to the
+ * plugin with the framed protocol of frame.h on stdin/stdout
+ * (helper_requests.c); diagnostics go to stderr and never contain
+ * credentials. Arguments and credentials: helper_config.h;
+ * doc/remote-protocol.md 5.
+ */
+#include "helper_config.h"
+#include "helper_requests.h"
+#include "helper_session.h"
+#include "helper_watchdog.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+  static helper_cfg cfg;
+  static conn c;
+  switch (helper_parse_args(&cfg, argc, argv)) {
+  case 0:
+    break;
+  case 1:
+    return 0; /* --help */
+  default:
+    return 2;
+  }
+
+  /* The protocol owns stdout: move it to a private descriptor and point
+   * fd 1 at stderr, so nothing a library prints can corrupt the stream. */
+  int out_fd = dup(STDOUT_FILENO);
+  if (out_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+    return 2;
+  (void)fcntl(out_fd, F_SETFD, FD_CLOEXEC);
+  signal(SIGPIPE, SIG_IGN);
+  watchdog_init(out_fd);
+
+  herr cred_err = {WPR_ERR_OTHER, "", 0};
+  int cred_ok = helper_load_credentials(&cfg, &cred_err) == 0;
+  helper_serve_requests(STDIN_FILENO, out_fd, &c, &cfg,
+                        cred_ok ? NULL : &cred_err);
+  session_close(&c, &cfg);
+  explicit_bzero(cfg.password, sizeof(cfg.password));
+  return 0;
+}

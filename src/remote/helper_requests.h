@@ -1,0 +1,20 @@
+/* collectd-winperf: the helper's side of the frame stream: read requests
+ * from the plugin, answer each with one DATA or ERROR frame
+ * (doc/remote-protocol.md 5.2).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#ifndef WP_REMOTE_HELPER_REQUESTS_H
+#define WP_REMOTE_HELPER_REQUESTS_H
+
+#include "helper_config.h"
+#include "helper_error.h"
+#include "helper_session.h"
+
+/* Serve requests read from in_fd, answers written to out_fd, until the
+ * plugin closes the stream or goes away, or the stream is out of step.
+ * cred_err is not NULL when the credentials could not be loaded: every
+ * request is then answered with it. */
+void helper_serve_requests(int in_fd, int out_fd, conn *c,
+                           const helper_cfg *cfg, const herr *cred_err);
+
+#endif

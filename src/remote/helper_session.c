@@ -1,0 +1,348 @@
+/* collectd-winperf: the helper's session with one host: libsmbclient as a
+ * named-pipe transport, the DCE/RPC bind, OpenHKPD, BaseRegQueryValue with
+ * its buffer growth, and reconnection (helper_session.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "helper_session.h"
+#include "helper_watchdog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+static void auth_fn(SMBCCTX *c, const char *srv, const char *shr, char *wg,
+                    int wglen, char *un, int unlen, char *pw, int pwlen) {
+  (void)srv;
+  (void)shr;
+  const helper_cfg *cfg = smbc_getOptionUserData(c);
+  if (cfg == NULL)
+    return;
+  if (cfg->domain[0] && wglen > 0)
+    snprintf(wg, (size_t)wglen, "%s", cfg->domain);
+  if (unlen > 0)
+    snprintf(un, (size_t)unlen, "%s", cfg->user);
+  if (pwlen > 0)
+    snprintf(pw, (size_t)pwlen, "%s", cfg->password);
+}
+
+/* ------------------------------------------------------------ SMB pipe */
+
+static void disconnect(conn *c) {
+  if (c->ctx != NULL) {
+    if (c->pipe != NULL)
+      smbc_getFunctionClose(c->ctx)(c->ctx, c->pipe);
+    smbc_free_context(c->ctx, 1);
+  }
+  c->ctx = NULL;
+  c->pipe = NULL;
+  c->have_key = 0;
+}
+
+static int transport_err(herr *e, const helper_cfg *cfg, const char *what,
+                         int errnum) {
+  herr_set(e, errnum == ETIMEDOUT ? WPR_ERR_TIMEOUT : WPR_ERR_CONNECT,
+           "%s on \\\\%s\\pipe\\winreg failed: %s", what, cfg->host,
+           errnum ? strerror(errnum) : "connection closed");
+  e->transport = 1;
+  return -1;
+}
+
+static int pipe_write(conn *c, const helper_cfg *cfg, const uint8_t *p,
+                      size_t n, herr *e) {
+  smbc_write_fn wr = smbc_getFunctionWrite(c->ctx);
+  size_t off = 0;
+  while (off < n) {
+    errno = 0;
+    ssize_t w = wr(c->ctx, c->pipe, p + off, n - off);
+    if (w <= 0)
+      return transport_err(e, cfg, "write", errno);
+    off += (size_t)w;
+  }
+  return 0;
+}
+
+static int pipe_read(conn *c, const helper_cfg *cfg, uint8_t *p, size_t n,
+                     herr *e) {
+  smbc_read_fn rd = smbc_getFunctionRead(c->ctx);
+  size_t off = 0;
+  while (off < n) {
+    errno = 0;
+    ssize_t r = rd(c->ctx, c->pipe, p + off, n - off);
+    if (r <= 0)
+      return transport_err(e, cfg, "read", r == 0 ? 0 : errno);
+    off += (size_t)r;
+  }
+  return 0;
+}
+
+/* Read one whole PDU fragment into c->frag; returns its length or -1. */
+static long read_fragment(conn *c, const helper_cfg *cfg, herr *e) {
+  dcerpc_hdr h;
+  wp_error pe = {0};
+  if (pipe_read(c, cfg, c->frag, DCERPC_HDR_LEN, e) != 0)
+    return -1;
+  if (dcerpc_parse_header(c->frag, DCERPC_HDR_LEN, &h, &pe) != DCERPC_OK)
+    return herr_set(e, WPR_ERR_PROTOCOL, "%s: %s", cfg->host, pe.message);
+  /* frag_length is 16 bits: the 64 KiB buffer always holds it. */
+  if (pipe_read(c, cfg, c->frag + DCERPC_HDR_LEN,
+                (size_t)h.frag_length - DCERPC_HDR_LEN, e) != 0)
+    return -1;
+  return (long)h.frag_length;
+}
+
+/* One request/response exchange; the stub ends up in c->reasm. */
+static int rpc_call(conn *c, const helper_cfg *cfg, uint16_t opnum,
+                    const uint8_t *stub, size_t stub_len, herr *e) {
+  static uint8_t req[DCERPC_MAX_FRAG];
+  wp_error pe = {0};
+  uint32_t call_id = ++c->call_id;
+  if (stub_len + DCERPC_REQ_HDR_LEN > c->max_xmit)
+    return herr_set(e, WPR_ERR_REQUEST,
+                    "request of %zu bytes exceeds the negotiated fragment "
+                    "size %u",
+                    stub_len, c->max_xmit);
+  size_t n =
+      dcerpc_build_request(req, sizeof(req), call_id, opnum, stub, stub_len);
+  if (n == 0)
+    return herr_set(e, WPR_ERR_REQUEST, "request too large");
+  if (pipe_write(c, cfg, req, n, e) != 0)
+    return -1;
+  dcerpc_reasm_reset(&c->reasm, call_id);
+  c->reasm.limit = DCERPC_MAX_STUB;
+  while (!c->reasm.done) {
+    long len = read_fragment(c, cfg, e);
+    if (len < 0)
+      return -1;
+    dcerpc_status st = dcerpc_reasm_add(&c->reasm, c->frag, (size_t)len, &pe);
+    if (st == DCERPC_E_FAULT)
+      return herr_set(e, c->reasm.fault == 5 ? WPR_ERR_AUTH : WPR_ERR_SERVER,
+                      "%s: opnum %u: %s", cfg->host, opnum, pe.message);
+    if (st != DCERPC_OK)
+      return herr_set(e, WPR_ERR_PROTOCOL, "%s: opnum %u: %s", cfg->host, opnum,
+                      pe.message);
+  }
+  return 0;
+}
+
+static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
+  SMBCCTX *ctx = smbc_new_context();
+  if (ctx == NULL) {
+    herr_set(e, WPR_ERR_OTHER, "libsmbclient: cannot create a context: %s",
+             strerror(errno));
+    return NULL;
+  }
+  smbc_setDebug(ctx, 0);
+  smbc_setOptionDebugToStderr(ctx, 1);
+  /* libsmbclient otherwise retries refused credentials as an anonymous
+   * session, which many servers accept: "this user or fail". */
+  smbc_setOptionNoAutoAnonymousLogin(ctx, 1);
+  smbc_setOptionUserData(ctx, (void *)cfg);
+  smbc_setFunctionAuthDataWithContext(ctx, auth_fn);
+  smbc_setTimeout(ctx, (int)cfg->connect_timeout_ms);
+  if (cfg->port)
+    smbc_setPort(ctx, (uint16_t)cfg->port);
+  if (cfg->encrypt)
+    smbc_setOptionSmbEncryptionLevel(ctx, SMBC_ENCRYPTLEVEL_REQUIRE);
+  if (cfg->smb_conf != NULL && smbc_setConfiguration(ctx, cfg->smb_conf)) {
+    herr_set(e, WPR_ERR_CONFIG, "cannot load %s", cfg->smb_conf);
+    smbc_free_context(ctx, 1);
+    return NULL;
+  }
+  if (smbc_init_context(ctx) == NULL) {
+    herr_set(e, WPR_ERR_OTHER, "libsmbclient: cannot initialise: %s",
+             strerror(errno));
+    smbc_free_context(ctx, 1);
+    return NULL;
+  }
+  return ctx;
+}
+
+static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
+  switch (errnum) {
+  case EACCES:
+  case EPERM:
+    return herr_set(e, WPR_ERR_AUTH,
+                    "authentication failed: %s refused the credentials of "
+                    "user %s%s%s (or the account may not open "
+                    "\\pipe\\winreg): %s",
+                    cfg->host, cfg->domain, cfg->domain[0] ? "\\" : "",
+                    cfg->user, strerror(errnum));
+  case ENOENT:
+    return herr_set(e, WPR_ERR_CONNECT,
+                    "%s has no \\pipe\\winreg: is the RemoteRegistry service "
+                    "running?",
+                    cfg->host);
+  case ETIMEDOUT:
+    return herr_set(e, WPR_ERR_TIMEOUT, "connecting to %s timed out",
+                    cfg->host);
+  default:
+    return herr_set(e, WPR_ERR_CONNECT, "cannot open \\\\%s\\IPC$\\winreg: %s",
+                    cfg->host, errnum ? strerror(errnum) : "unknown error");
+  }
+}
+
+static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
+  wp_error pe = {0};
+  disconnect(c);
+  watchdog_arm(cfg->connect_timeout_ms, "connecting to", cfg->host);
+  c->ctx = new_context(cfg, e);
+  if (c->ctx == NULL)
+    goto fail;
+  char url[600];
+  snprintf(url, sizeof(url), "smb://%s/IPC$/winreg", cfg->host);
+  errno = 0;
+  c->pipe = smbc_getFunctionOpen(c->ctx)(c->ctx, url, O_RDWR, 0);
+  if (c->pipe == NULL) {
+    open_error(e, cfg, errno);
+    goto fail;
+  }
+  /* Bind to winreg v1.0 with NDR (C706 12.6.4.3). */
+  c->max_xmit = DCERPC_DEFAULT_FRAG;
+  uint32_t call_id = ++c->call_id;
+  size_t n = dcerpc_build_bind(c->frag, sizeof(c->frag), call_id,
+                               DCERPC_DEFAULT_FRAG, DCERPC_DEFAULT_FRAG,
+                               &dcerpc_winreg_syntax, &dcerpc_ndr_syntax);
+  if (pipe_write(c, cfg, c->frag, n, e) != 0)
+    goto fail;
+  long len = read_fragment(c, cfg, e);
+  if (len < 0)
+    goto fail;
+  dcerpc_bind_result br;
+  dcerpc_status st =
+      dcerpc_parse_bind_ack(c->frag, (size_t)len, call_id, &br, &pe);
+  if (st != DCERPC_OK) {
+    herr_set(e, st == DCERPC_E_REJECTED ? WPR_ERR_SERVER : WPR_ERR_PROTOCOL,
+             "%s: %s", cfg->host, pe.message);
+    goto fail;
+  }
+  /* The server's receive size bounds our request fragments. */
+  if (br.max_recv < c->max_xmit)
+    c->max_xmit = br.max_recv;
+  /* OpenHKPD (MS-RRP 3.1.5.4): samDesired SHOULD be 0. */
+  uint8_t stub[16];
+  n = rrp_build_open_hkpd(stub, sizeof(stub), 0);
+  if (rpc_call(c, cfg, RRP_OPNUM_OPEN_HKPD, stub, n, e) != 0)
+    goto fail;
+  uint32_t werr;
+  if (rrp_parse_open_hkpd(c->reasm.data, c->reasm.len, &c->key, &werr, &pe) !=
+      0) {
+    herr_set(e, WPR_ERR_PROTOCOL, "%s: OpenHKPD: %s", cfg->host, pe.message);
+    goto fail;
+  }
+  if (werr != 0) {
+    const char *name = rrp_werror_name(werr);
+    herr_set(e, werr == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_AUTH : WPR_ERR_SERVER,
+             "%s: OpenHKPD failed: Win32 error %u%s%s%s%s", cfg->host, werr,
+             name ? " (" : "", name ? name : "", name ? ")" : "",
+             werr == RRP_ERROR_ACCESS_DENIED
+                 ? ": the account needs Performance Monitor Users or "
+                   "administrator rights"
+                 : "");
+    goto fail;
+  }
+  c->have_key = 1;
+  watchdog_disarm();
+  return 0;
+fail:
+  watchdog_disarm();
+  disconnect(c);
+  return -1;
+}
+
+/* BaseRegQueryValue with a growing buffer. On success the value's bytes are
+ * res->data (inside c->reasm). */
+static int query_value(conn *c, const helper_cfg *cfg, const char *name,
+                       uint32_t *hint, rrp_query_result *res, herr *e) {
+  wp_error pe = {0};
+  uint8_t stub[RRP_HANDLE_LEN + 64 + 2 * RRP_MAX_NAME];
+  uint32_t size = *hint ? *hint : cfg->buffer_size;
+  for (;;) {
+    size_t n = rrp_build_query_value(stub, sizeof(stub), &c->key, name, size);
+    if (n == 0)
+      return herr_set(e, WPR_ERR_REQUEST, "invalid value name");
+    if (rpc_call(c, cfg, RRP_OPNUM_QUERY_VALUE, stub, n, e) != 0)
+      return -1;
+    if (rrp_parse_query_value(c->reasm.data, c->reasm.len, res, &pe) != 0)
+      return herr_set(e, WPR_ERR_PROTOCOL, "%s: BaseRegQueryValue(\"%s\"): %s",
+                      cfg->host, name, pe.message);
+    int grow = 0;
+    if (res->werror == RRP_ERROR_MORE_DATA)
+      grow = 1;
+    else if (res->werror != 0) {
+      const char *wn = rrp_werror_name(res->werror);
+      return herr_set(e,
+                      res->werror == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_AUTH
+                                                             : WPR_ERR_SERVER,
+                      "%s: BaseRegQueryValue(\"%s\") failed: Win32 error "
+                      "%u%s%s%s",
+                      cfg->host, name, res->werror, wn ? " (" : "",
+                      wn ? wn : "", wn ? ")" : "");
+    } else if (!res->has_data) {
+      return herr_set(e, WPR_ERR_PROTOCOL,
+                      "%s: BaseRegQueryValue(\"%s\"): success without data",
+                      cfg->host, name);
+    } else if (res->data_len >= size) {
+      /* Samba answers a short buffer with a truncated block and success:
+       * a full buffer may be a cut one (samba-rrp notes). */
+      grow = 1;
+    }
+    if (!grow) {
+      *hint = size;
+      return 0;
+    }
+    if (size >= RRP_MAX_DATA)
+      return herr_set(e, WPR_ERR_PROTOCOL,
+                      "%s: \"%s\" does not fit the 64 MiB MS-RRP limit",
+                      cfg->host, name);
+    uint32_t next = size * 2;
+    /* ERROR_MORE_DATA carries the needed size in *lpcbData. */
+    if (res->werror == RRP_ERROR_MORE_DATA && res->has_size && res->size > size)
+      next = res->size;
+    if (next > RRP_MAX_DATA || next < size)
+      next = RRP_MAX_DATA;
+    size = next;
+  }
+}
+
+int session_query(conn *c, const helper_cfg *cfg, const char *name,
+                  uint32_t *hint, rrp_query_result *res, herr *e) {
+  for (int attempt = 0; attempt < 2; attempt++) {
+    int fresh = 0;
+    if (!c->have_key) {
+      if (connect_host(c, cfg, e) != 0)
+        return -1;
+      fresh = 1;
+    }
+    watchdog_arm(cfg->query_timeout_ms, "query to", cfg->host);
+    int rc = query_value(c, cfg, name, hint, res, e);
+    watchdog_disarm();
+    if (rc == 0)
+      return 0;
+    /* A broken or confused connection is not reused; nor a key handle
+     * the server no longer knows (ERROR_INVALID_HANDLE, 6). */
+    if (e->transport || e->kind == WPR_ERR_PROTOCOL ||
+        (e->kind == WPR_ERR_SERVER && res->werror == 6))
+      disconnect(c);
+    if (!e->transport || fresh)
+      return -1;
+  }
+  return -1;
+}
+
+void session_close(conn *c, const helper_cfg *cfg) {
+  if (c->have_key) {
+    herr e;
+    uint8_t stub[RRP_HANDLE_LEN];
+    size_t n = rrp_build_close_key(stub, sizeof(stub), &c->key);
+    watchdog_arm(cfg->query_timeout_ms, "closing the key on", cfg->host);
+    if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
+      uint32_t werr;
+      wp_error pe;
+      (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, &pe);
+    }
+    watchdog_disarm();
+  }
+  disconnect(c);
+  dcerpc_reasm_free(&c->reasm);
+}
