@@ -72,4 +72,19 @@ pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
                            const pd_object *obj, uint32_t obj_pos,
                            int32_t *pair, bool *paired, pd_error *err);
 
+/* Pair every instance of obj by full name, the whole object once:
+ * pair[i] = i when older names its instances as newer does, position by
+ * position, and newer's full names are distinct (nothing built or looked
+ * up); else PD_PAIR_BY_NAME, to look up when needed. */
+pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
+                                   pd_snapshot *newer, const pd_object *obj,
+                                   int32_t *pair, pd_error *err);
+
+/* The older object's definition of the same counter as def (position pos
+ * in the newer object): the same position when the layout is unchanged,
+ * else the first with the same index and type; *old_pos gets where. */
+const pd_counter_def *pd_older_counter(const pd_object *old,
+                                       const pd_counter_def *def, uint32_t pos,
+                                       uint32_t *old_pos);
+
 #endif
