@@ -7,6 +7,7 @@
  * limited to the types spec 2.2 names.
  */
 #include "pd_internal.h"
+#include "type_props.h"
 
 /* Spec 2.1 bit fields (winperf.h names without the PERF_ prefix). */
 enum {
@@ -135,6 +136,12 @@ bool pd_type_is_monotonic(uint32_t type) {
   return (type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
          (type & PDT_DELTA_COUNTER) != 0 && (type & PDT_DELTA_BASE) == 0 &&
          !pd_type_is_base(type);
+}
+
+pd_type_props pd_type_props_of(uint32_t type) {
+  pd_type_props p = {pd_type_name(type) != NULL, pd_type_is_displayable(type),
+                     pd_type_needs_base(type), pd_type_needs_two_samples(type)};
+  return p;
 }
 
 const char *pd_value_status_name(pd_value_status status) {

@@ -81,12 +81,15 @@ static void id_positions(pd_identity *id, const pd_object *obj,
     memcpy(pos, out, PD_ID_KINDS * sizeof *out);
 }
 
-void pd_identity_of(pd_identity *id, const pd_snapshot *snap,
-                    const pd_object *obj, uint32_t obj_pos,
-                    const pd_instance *inst, bool *has_pid, uint64_t *pid,
-                    bool *has_tid, uint64_t *tid) {
-  int32_t pos[PD_ID_KINDS];
+void pd_identity_positions(pd_identity *id, const pd_object *obj,
+                           uint32_t obj_pos, int32_t pos[PD_ID_KINDS]) {
   id_positions(id, obj, obj_pos, pos);
+}
+
+void pd_identity_of(const int32_t pos[PD_ID_KINDS], const pd_snapshot *snap,
+                    const pd_object *obj, const pd_instance *inst,
+                    bool *has_pid, uint64_t *pid, bool *has_tid,
+                    uint64_t *tid) {
   *has_pid = pos[PD_ID_PROCESS] >= 0;
   *pid = *has_pid
              ? pd_counter_raw(snap, inst, &obj->counters[pos[PD_ID_PROCESS]])

@@ -57,11 +57,16 @@ void pd_identity_resolve(pd_identity *id, const pd_names *names);
 /* Start an evaluation of a sample with `objects` objects. */
 bool pd_identity_begin(pd_identity *id, uint32_t objects);
 
-/* The instance's pid and tid, when its object has those counters. */
-void pd_identity_of(pd_identity *id, const pd_snapshot *snap,
-                    const pd_object *obj, uint32_t obj_pos,
-                    const pd_instance *inst, bool *has_pid, uint64_t *pid,
-                    bool *has_tid, uint64_t *tid);
+/* Positions in obj (position obj_pos of the newer sample) of its ID
+ * Process and ID Thread counters, -2 for none: once per object. */
+void pd_identity_positions(pd_identity *id, const pd_object *obj,
+                           uint32_t obj_pos, int32_t pos[PD_ID_KINDS]);
+
+/* The instance's pid and tid, when its object has those counters (pos from
+ * pd_identity_positions). */
+void pd_identity_of(const int32_t pos[PD_ID_KINDS], const pd_snapshot *snap,
+                    const pd_object *obj, const pd_instance *inst,
+                    bool *has_pid, uint64_t *pid, bool *has_tid, uint64_t *tid);
 
 /* Pair every instance of `obj` (position obj_pos in newer) with `old` in
  * older: pair[i] for i < obj->instance_count gets an older position,

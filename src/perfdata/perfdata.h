@@ -369,8 +369,8 @@ enum { PD_INDEX_ID_PROCESS = 784, PD_INDEX_ID_THREAD = 804 };
 
 /* How instances of two samples are paired (spec 1.4, "Pairing"). */
 typedef enum pd_pair_by {
-  PD_PAIR_BY_ID = 0, /* by ID Process (and ID Thread) where the object has
-                      * them, else by full name; the default */
+  PD_PAIR_BY_ID = 0,    /* by ID Process (and ID Thread) where the object has
+                         * them, else by full name; the default */
   PD_PAIR_BY_FULL_NAME, /* always by full name ("w3wp#1"), as PDH */
 } pd_pair_by;
 
@@ -395,10 +395,10 @@ void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by);
 const char *pd_selection_query(pd_selection *sel, size_t *unresolved);
 /* One pass over `newer` (and `older`, which may be NULL): every counter the
  * paths match, in path order then blob order; instances are paired across
- * samples by process id or full name (pd_selection_set_pairing). A counter matched by two paths appears once
- * (first path). The results and their strings stay valid until the next
- * evaluation or the next decode into `newer`, whichever comes first
- * (instance names point into the newer snapshot). */
+ * samples by process id or full name (pd_selection_set_pairing). A counter
+ * matched by two paths appears once (first path). The results and their strings
+ * stay valid until the next evaluation or the next decode into `newer`,
+ * whichever comes first (instance names point into the newer snapshot). */
 pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
                                 pd_snapshot *newer, const pd_result **results,
                                 size_t *count, pd_error *err);
