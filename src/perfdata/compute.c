@@ -16,6 +16,7 @@
  * also bad), negative counter/base delta, then time delta <= 0.
  */
 #include "pd_internal.h"
+#include "type_props.h"
 
 /* Spec 2.1 fields the formulas need. */
 #define TIMEBASE_MASK 0x300000u
@@ -328,6 +329,13 @@ static pd_value_status formula(uint32_t type, const pd_sample *o,
 pd_value_status pd_compute(uint32_t type, const pd_sample *older,
                            const pd_sample *newer, const pd_calc_options *opt,
                            double *value) {
+  return pd_compute_props(type, pd_type_props_of(type), older, newer, opt,
+                          value);
+}
+
+pd_value_status pd_compute_props(uint32_t type, pd_type_props props,
+                                 const pd_sample *older, const pd_sample *newer,
+                                 const pd_calc_options *opt, double *value) {
   static const pd_calc_options defaults = {PD_MULTI_TIMER_RESKIT, false};
   double v = 0;
 
@@ -335,15 +343,15 @@ pd_value_status pd_compute(uint32_t type, const pd_sample *older,
     *value = 0;
   if (!opt)
     opt = &defaults;
-  if (!pd_type_name(type))
+  if (!props.named)
     return PD_VALUE_UNKNOWN_TYPE;
-  if (!pd_type_is_displayable(type))
+  if (!props.displayable)
     return PD_VALUE_NOT_NUMERIC;
   if (!newer) /* nothing sampled yet: as the first sample */
     return PD_VALUE_FIRST_SAMPLE;
-  if (pd_type_needs_base(type) && !newer->has_base)
+  if (props.needs_base && !newer->has_base)
     return PD_VALUE_NO_BASE;
-  if (pd_type_needs_two_samples(type)) {
+  if (props.two_samples) {
     if (!older)
       return PD_VALUE_FIRST_SAMPLE;
     if (uses_older_base(type) && !older->has_base)

@@ -7,6 +7,7 @@
  * limited to the types spec 2.2 names.
  */
 #include "pd_internal.h"
+#include "type_props.h"
 
 /* Spec 2.1 bit fields (winperf.h names without the PERF_ prefix). */
 enum {
@@ -26,62 +27,61 @@ enum {
   PDT_HISTOGRAM_FLAG = 0x80000000u, /* PERF_COUNTER_HISTOGRAM_TYPE */
 };
 
-typedef struct type_name {
-  uint32_t type;
-  const char *name;
-} type_name;
-
-/* Spec 2.2, in its order. PERF_PRECISION_TIMESTAMP is the same value as
+/* Spec 2.2, in its order: a switch, so the lookup is O(1) (pd_compute asks
+ * per value). PERF_PRECISION_TIMESTAMP is the same value as
  * PERF_LARGE_RAW_BASE: winperf.h defines it as an alias, so the value is
  * named after the base type it really is. */
-static const type_name type_names[] = {
-    {PD_COUNTER_COUNTER, "PERF_COUNTER_COUNTER"},
-    {PD_COUNTER_TIMER, "PERF_COUNTER_TIMER"},
-    {PD_COUNTER_QUEUELEN_TYPE, "PERF_COUNTER_QUEUELEN_TYPE"},
-    {PD_COUNTER_LARGE_QUEUELEN_TYPE, "PERF_COUNTER_LARGE_QUEUELEN_TYPE"},
-    {PD_COUNTER_100NS_QUEUELEN_TYPE, "PERF_COUNTER_100NS_QUEUELEN_TYPE"},
-    {PD_COUNTER_OBJ_TIME_QUEUELEN_TYPE, "PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE"},
-    {PD_COUNTER_BULK_COUNT, "PERF_COUNTER_BULK_COUNT"},
-    {PD_COUNTER_TEXT, "PERF_COUNTER_TEXT"},
-    {PD_COUNTER_RAWCOUNT, "PERF_COUNTER_RAWCOUNT"},
-    {PD_COUNTER_LARGE_RAWCOUNT, "PERF_COUNTER_LARGE_RAWCOUNT"},
-    {PD_COUNTER_RAWCOUNT_HEX, "PERF_COUNTER_RAWCOUNT_HEX"},
-    {PD_COUNTER_LARGE_RAWCOUNT_HEX, "PERF_COUNTER_LARGE_RAWCOUNT_HEX"},
-    {PD_SAMPLE_FRACTION, "PERF_SAMPLE_FRACTION"},
-    {PD_SAMPLE_COUNTER, "PERF_SAMPLE_COUNTER"},
-    {PD_COUNTER_NODATA, "PERF_COUNTER_NODATA"},
-    {PD_COUNTER_TIMER_INV, "PERF_COUNTER_TIMER_INV"},
-    {PD_SAMPLE_BASE, "PERF_SAMPLE_BASE"},
-    {PD_AVERAGE_TIMER, "PERF_AVERAGE_TIMER"},
-    {PD_AVERAGE_BASE, "PERF_AVERAGE_BASE"},
-    {PD_AVERAGE_BULK, "PERF_AVERAGE_BULK"},
-    {PD_OBJ_TIME_TIMER, "PERF_OBJ_TIME_TIMER"},
-    {PD_100NSEC_TIMER, "PERF_100NSEC_TIMER"},
-    {PD_100NSEC_TIMER_INV, "PERF_100NSEC_TIMER_INV"},
-    {PD_COUNTER_MULTI_TIMER, "PERF_COUNTER_MULTI_TIMER"},
-    {PD_COUNTER_MULTI_TIMER_INV, "PERF_COUNTER_MULTI_TIMER_INV"},
-    {PD_COUNTER_MULTI_BASE, "PERF_COUNTER_MULTI_BASE"},
-    {PD_100NSEC_MULTI_TIMER, "PERF_100NSEC_MULTI_TIMER"},
-    {PD_100NSEC_MULTI_TIMER_INV, "PERF_100NSEC_MULTI_TIMER_INV"},
-    {PD_RAW_FRACTION, "PERF_RAW_FRACTION"},
-    {PD_LARGE_RAW_FRACTION, "PERF_LARGE_RAW_FRACTION"},
-    {PD_RAW_BASE, "PERF_RAW_BASE"},
-    {PD_LARGE_RAW_BASE, "PERF_LARGE_RAW_BASE"},
-    {PD_ELAPSED_TIME, "PERF_ELAPSED_TIME"},
-    {PD_COUNTER_HISTOGRAM_TYPE, "PERF_COUNTER_HISTOGRAM_TYPE"},
-    {PD_COUNTER_DELTA, "PERF_COUNTER_DELTA"},
-    {PD_COUNTER_LARGE_DELTA, "PERF_COUNTER_LARGE_DELTA"},
-    {PD_PRECISION_SYSTEM_TIMER, "PERF_PRECISION_SYSTEM_TIMER"},
-    {PD_PRECISION_100NS_TIMER, "PERF_PRECISION_100NS_TIMER"},
-    {PD_PRECISION_OBJECT_TIMER, "PERF_PRECISION_OBJECT_TIMER"},
-};
+#define PD_TYPE_CASE(t)                                                        \
+  case PD_##t:                                                                 \
+    return "PERF_" #t
 
 const char *pd_type_name(uint32_t type) {
-  for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-    if (type_names[i].type == type)
-      return type_names[i].name;
-  return NULL;
+  switch (type) {
+    PD_TYPE_CASE(COUNTER_COUNTER);
+    PD_TYPE_CASE(COUNTER_TIMER);
+    PD_TYPE_CASE(COUNTER_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_LARGE_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_100NS_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_OBJ_TIME_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_BULK_COUNT);
+    PD_TYPE_CASE(COUNTER_TEXT);
+    PD_TYPE_CASE(COUNTER_RAWCOUNT);
+    PD_TYPE_CASE(COUNTER_LARGE_RAWCOUNT);
+    PD_TYPE_CASE(COUNTER_RAWCOUNT_HEX);
+    PD_TYPE_CASE(COUNTER_LARGE_RAWCOUNT_HEX);
+    PD_TYPE_CASE(SAMPLE_FRACTION);
+    PD_TYPE_CASE(SAMPLE_COUNTER);
+    PD_TYPE_CASE(COUNTER_NODATA);
+    PD_TYPE_CASE(COUNTER_TIMER_INV);
+    PD_TYPE_CASE(SAMPLE_BASE);
+    PD_TYPE_CASE(AVERAGE_TIMER);
+    PD_TYPE_CASE(AVERAGE_BASE);
+    PD_TYPE_CASE(AVERAGE_BULK);
+    PD_TYPE_CASE(OBJ_TIME_TIMER);
+    PD_TYPE_CASE(100NSEC_TIMER);
+    PD_TYPE_CASE(100NSEC_TIMER_INV);
+    PD_TYPE_CASE(COUNTER_MULTI_TIMER);
+    PD_TYPE_CASE(COUNTER_MULTI_TIMER_INV);
+    PD_TYPE_CASE(COUNTER_MULTI_BASE);
+    PD_TYPE_CASE(100NSEC_MULTI_TIMER);
+    PD_TYPE_CASE(100NSEC_MULTI_TIMER_INV);
+    PD_TYPE_CASE(RAW_FRACTION);
+    PD_TYPE_CASE(LARGE_RAW_FRACTION);
+    PD_TYPE_CASE(RAW_BASE);
+    PD_TYPE_CASE(LARGE_RAW_BASE); /* also PERF_PRECISION_TIMESTAMP */
+    PD_TYPE_CASE(ELAPSED_TIME);
+    PD_TYPE_CASE(COUNTER_HISTOGRAM_TYPE);
+    PD_TYPE_CASE(COUNTER_DELTA);
+    PD_TYPE_CASE(COUNTER_LARGE_DELTA);
+    PD_TYPE_CASE(PRECISION_SYSTEM_TIMER);
+    PD_TYPE_CASE(PRECISION_100NS_TIMER);
+    PD_TYPE_CASE(PRECISION_OBJECT_TIMER);
+  default:
+    return NULL;
+  }
 }
+
+#undef PD_TYPE_CASE
 
 bool pd_type_is_base(uint32_t type) {
   /* Spec 2.1: the subtype must be compared whole; testing the BASE bits
@@ -136,6 +136,12 @@ bool pd_type_is_monotonic(uint32_t type) {
   return (type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
          (type & PDT_DELTA_COUNTER) != 0 && (type & PDT_DELTA_BASE) == 0 &&
          !pd_type_is_base(type);
+}
+
+pd_type_props pd_type_props_of(uint32_t type) {
+  pd_type_props p = {pd_type_name(type) != NULL, pd_type_is_displayable(type),
+                     pd_type_needs_base(type), pd_type_needs_two_samples(type)};
+  return p;
 }
 
 const char *pd_value_status_name(pd_value_status status) {

@@ -81,12 +81,15 @@ static void id_positions(pd_identity *id, const pd_object *obj,
     memcpy(pos, out, PD_ID_KINDS * sizeof *out);
 }
 
-void pd_identity_of(pd_identity *id, const pd_snapshot *snap,
-                    const pd_object *obj, uint32_t obj_pos,
-                    const pd_instance *inst, bool *has_pid, uint64_t *pid,
-                    bool *has_tid, uint64_t *tid) {
-  int32_t pos[PD_ID_KINDS];
+void pd_identity_positions(pd_identity *id, const pd_object *obj,
+                           uint32_t obj_pos, int32_t pos[PD_ID_KINDS]) {
   id_positions(id, obj, obj_pos, pos);
+}
+
+void pd_identity_of(const int32_t pos[PD_ID_KINDS], const pd_snapshot *snap,
+                    const pd_object *obj, const pd_instance *inst,
+                    bool *has_pid, uint64_t *pid, bool *has_tid,
+                    uint64_t *tid) {
   *has_pid = pos[PD_ID_PROCESS] >= 0;
   *pid = *has_pid
              ? pd_counter_raw(snap, inst, &obj->counters[pos[PD_ID_PROCESS]])
@@ -223,5 +226,41 @@ pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
   for (uint32_t i = 0; i < obj->instance_count; i++)
     pair[i] = pair_one(id, older, old, newer, obj, i, pos_new);
   *paired = true;
+  return PD_OK;
+}
+
+/* The older sample's definition of the same counter: same position when
+ * the layout is unchanged, else the first with the same index and type. */
+const pd_counter_def *pd_older_counter(const pd_object *old,
+                                       const pd_counter_def *def, uint32_t pos,
+                                       uint32_t *old_pos) {
+  if (pos < old->counter_count &&
+      old->counters[pos].name_index == def->name_index &&
+      old->counters[pos].type == def->type) {
+    *old_pos = pos;
+    return &old->counters[pos];
+  }
+  for (uint32_t c = 0; c < old->counter_count; c++)
+    if (old->counters[c].name_index == def->name_index &&
+        old->counters[c].type == def->type) {
+      *old_pos = c;
+      return &old->counters[c];
+    }
+  return NULL;
+}
+
+/* Pairing by full name (identity.h): when older names its
+ * instances as newer does, position by position, and newer's full names
+ * are distinct, instance i is older's i (no name built or looked up);
+ * else each is looked up by name when first needed. */
+pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
+                                   pd_snapshot *newer, const pd_object *obj,
+                                   int32_t *pair, pd_error *err) {
+  int distinct = 0;
+  if (pd_instances_same_names(older, old, newer, obj) &&
+      (distinct = pd_instance_names_distinct(newer, obj)) < 0)
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  for (uint32_t k = 0; k < obj->instance_count; k++)
+    pair[k] = distinct == 1 && k <= INT32_MAX ? (int32_t)k : PD_PAIR_BY_NAME;
   return PD_OK;
 }

@@ -57,11 +57,16 @@ void pd_identity_resolve(pd_identity *id, const pd_names *names);
 /* Start an evaluation of a sample with `objects` objects. */
 bool pd_identity_begin(pd_identity *id, uint32_t objects);
 
-/* The instance's pid and tid, when its object has those counters. */
-void pd_identity_of(pd_identity *id, const pd_snapshot *snap,
-                    const pd_object *obj, uint32_t obj_pos,
-                    const pd_instance *inst, bool *has_pid, uint64_t *pid,
-                    bool *has_tid, uint64_t *tid);
+/* Positions in obj (position obj_pos of the newer sample) of its ID
+ * Process and ID Thread counters, -2 for none: once per object. */
+void pd_identity_positions(pd_identity *id, const pd_object *obj,
+                           uint32_t obj_pos, int32_t pos[PD_ID_KINDS]);
+
+/* The instance's pid and tid, when its object has those counters (pos from
+ * pd_identity_positions). */
+void pd_identity_of(const int32_t pos[PD_ID_KINDS], const pd_snapshot *snap,
+                    const pd_object *obj, const pd_instance *inst,
+                    bool *has_pid, uint64_t *pid, bool *has_tid, uint64_t *tid);
 
 /* Pair every instance of `obj` (position obj_pos in newer) with `old` in
  * older: pair[i] for i < obj->instance_count gets an older position,
@@ -71,5 +76,20 @@ pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
                            const pd_object *old, pd_snapshot *newer,
                            const pd_object *obj, uint32_t obj_pos,
                            int32_t *pair, bool *paired, pd_error *err);
+
+/* Pair every instance of obj by full name, the whole object once:
+ * pair[i] = i when older names its instances as newer does, position by
+ * position, and newer's full names are distinct (nothing built or looked
+ * up); else PD_PAIR_BY_NAME, to look up when needed. */
+pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
+                                   pd_snapshot *newer, const pd_object *obj,
+                                   int32_t *pair, pd_error *err);
+
+/* The older object's definition of the same counter as def (position pos
+ * in the newer object): the same position when the layout is unchanged,
+ * else the first with the same index and type; *old_pos gets where. */
+const pd_counter_def *pd_older_counter(const pd_object *old,
+                                       const pd_counter_def *def, uint32_t pos,
+                                       uint32_t *old_pos);
 
 #endif

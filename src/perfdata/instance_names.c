@@ -13,15 +13,22 @@
 
 #define CHAIN_END UINT32_MAX
 
-uint32_t pd_hash_folded(const char *s) {
+/* pd_hash_folded, also telling whether s has a '#'. */
+static uint32_t hash_base(const char *s, bool *has_hash) {
   uint32_t h = 2166136261u; /* FNV-1a over folded code points */
   while (*s != '\0') {
+    *has_hash |= *s == '#';
     uint32_t cp = pd_next_folded(&s);
     h = (h ^ (cp & 0xFFu)) * 16777619u;
     if (cp > 0xFF)
       h = (h ^ (cp >> 8)) * 16777619u;
   }
   return h;
+}
+
+uint32_t pd_hash_folded(const char *s) {
+  bool has_hash = false;
+  return hash_base(s, &has_hash);
 }
 
 static bool grow_u32(uint32_t **a, size_t n) {
@@ -173,11 +180,12 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
    * enters the table; dup[] counts its followers. */
   memset(n->bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
   parent_cache pc = {0, NULL, NULL};
+  bool has_hash = false;
   for (uint32_t i = 0; i < count; i++) {
     const char *base = base_name(snap, &obj->instances[i], n->name[i], &pc);
     if (base == NULL)
       return NULL;
-    uint32_t h = pd_hash_folded(base), j = n->bucket[h & mask];
+    uint32_t h = hash_base(base, &has_hash), j = n->bucket[h & mask];
     while (j != CHAIN_END &&
            (n->hash[j] != h || pd_name_casecmp(n->full[j], base) != 0))
       j = n->next[j];
@@ -215,8 +223,60 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
     n->next[i] = n->bucket[h & mask];
     n->bucket[h & mask] = i;
   }
+  /* Without a '#' in any base name, "base#n" splits one way only, and the
+   * numbering makes every (base, n) unique. */
+  n->distinct = !has_hash;
   n->full_generation = snap->generation;
   return n;
+}
+
+int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
+  if (obj->instance_count == 0)
+    return 1;
+  pd_object_names *n = full_names(snap, obj);
+  return n == NULL ? -1 : n->distinct;
+}
+
+/* Own names alike: raw bytes, ids and the way they are decoded. */
+static bool same_own(const pd_snapshot *a, const pd_object *oa,
+                     const pd_snapshot *b, const pd_object *ob) {
+  if (oa->instance_count != ob->instance_count ||
+      oa->num_instances != ob->num_instances ||
+      oa->code_page != ob->code_page ||
+      a->bytes.big_endian != b->bytes.big_endian)
+    return false;
+  for (uint32_t i = 0; i < oa->instance_count; i++) {
+    const pd_instance *x = &oa->instances[i], *y = &ob->instances[i];
+    if (x->name_bytes != y->name_bytes || x->unique_id != y->unique_id ||
+        memcmp(a->bytes.data + x->name_offset, b->bytes.data + y->name_offset,
+               x->name_bytes) != 0)
+      return false;
+  }
+  return true;
+}
+
+bool pd_instances_same_names(const pd_snapshot *a, const pd_object *oa,
+                             const pd_snapshot *b, const pd_object *ob) {
+  if (!same_own(a, oa, b, ob))
+    return false;
+  uint32_t checked = 0; /* the parent object compared last */
+  int switches = 0;     /* bounded: a blob alternating parents is unsure */
+  for (uint32_t i = 0; i < oa->instance_count; i++) {
+    const pd_instance *x = &oa->instances[i], *y = &ob->instances[i];
+    if (x->parent_object != y->parent_object ||
+        x->parent_instance != y->parent_instance)
+      return false;
+    if (x->parent_object == 0 || x->parent_object == checked)
+      continue;
+    if (++switches > 4)
+      return false;
+    const pd_object *pa = pd_snapshot_find_object(a, x->parent_object),
+                    *pb = pd_snapshot_find_object(b, x->parent_object);
+    if ((pa == NULL) != (pb == NULL) || (pa != NULL && !same_own(a, pa, b, pb)))
+      return false;
+    checked = x->parent_object;
+  }
+  return true;
 }
 
 const char *pd_instance_name(pd_snapshot *snap, const pd_object *obj,
@@ -256,4 +316,13 @@ int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
     if (n->hash[j] == h && pd_name_casecmp(n->full[j], full_name) == 0)
       return j;
   return -1;
+}
+
+/* pd_find_instance answers -1 both for "no such instance" and when the
+ * object's full names could not be built (out of memory); building them
+ * first leaves -1 meaning only the former, so an allocation failure is an
+ * error and not an instance silently missing or unpaired. */
+bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj) {
+  return obj->instance_count == 0 ||
+         pd_instance_full_name(snap, obj, 0) != NULL;
 }

@@ -9,11 +9,21 @@
  * a warm selection allocates nothing per interval.
  */
 #include "identity.h"
+#include "seen_set.h"
 #include "snapshot.h"
+#include "type_props.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct matched_counter {
+  uint32_t pos;     /* in the newer object */
+  uint32_t old_pos; /* in the older object, UINT32_MAX: none */
+  const char *name; /* display name, NULL until first reported */
+  size_t name_len;
+  pd_type_props props;
+} matched_counter;
 
 typedef struct compiled_path {
   char *text;
@@ -42,11 +52,12 @@ struct pd_selection {
   size_t result_count, result_cap;
   pd_text_arena text; /* canonical paths and names, reset per evaluation */
 
-  uint32_t *counters; /* scratch: counters of one object a path matches */
+  /* Scratch: the counters of one object a path matches, each resolved once
+   * per object (name, older position), not per value. */
+  struct matched_counter *counters;
   size_t counters_cap;
 
-  uint64_t *seen; /* open-addressing set of emitted (object, inst, counter) */
-  size_t seen_cap, seen_count;
+  pd_seen_set seen; /* emitted (object, instance, counter) */
 
   /* The older sample's instance for each of the newer sample's instances
    * (by position in the snapshot), looked up once per evaluation however
@@ -76,7 +87,7 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->query);
   free(sel->results);
   free(sel->counters);
-  free(sel->seen);
+  pd_seen_free(&sel->seen);
   free(sel->pair);
   pd_identity_free(&sel->identity);
   pd_text_free(&sel->text);
@@ -287,67 +298,30 @@ static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
   return name != NULL && pd_name_casecmp(cp->path.counter, name) == 0;
 }
 
-/* Set of emitted (object position, instance, counter): a counter matched
- * by two paths is reported once, for the first. 1: inserted, 0: already
- * there, -1: out of memory (not "already there": that would drop it). */
-static int seen_insert(pd_selection *sel, uint64_t key) {
-  if ((sel->seen_count + 1) * 2 > sel->seen_cap) {
-    size_t cap = sel->seen_cap ? sel->seen_cap * 2 : 256;
-    uint64_t *t = malloc(cap * sizeof *t);
-    if (t == NULL)
-      return -1;
-    memset(t, 0xFF, cap * sizeof *t);
-    for (size_t i = 0; i < sel->seen_cap; i++) {
-      uint64_t k = sel->seen[i];
-      if (k == UINT64_MAX)
-        continue;
-      size_t h = (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-      while (t[h] != UINT64_MAX)
-        h = (h + 1) & (cap - 1);
-      t[h] = k;
-    }
-    free(sel->seen);
-    sel->seen = t;
-    sel->seen_cap = cap;
-  }
-  size_t h =
-      (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (sel->seen_cap - 1);
-  while (sel->seen[h] != UINT64_MAX) {
-    if (sel->seen[h] == key)
-      return 0;
-    h = (h + 1) & (sel->seen_cap - 1);
-  }
-  sel->seen[h] = key;
-  sel->seen_count++;
-  return 1;
+/* The clocks of a sample of obj; value and base are per counter. */
+static void clock_template(const pd_snapshot *snap, const pd_object *obj,
+                           pd_sample *s) {
+  const pd_header *h = pd_snapshot_header(snap);
+  memset(s, 0, sizeof *s);
+  s->perf_time = h->perf_time;
+  s->perf_freq = h->perf_freq;
+  s->perf_time_100ns = h->perf_time_100ns;
+  s->object_time = obj->perf_time;
+  s->object_freq = obj->perf_freq;
 }
 
-/* The older sample's definition of the same counter: same position when
- * the layout is unchanged, else the first with the same index and type. */
-static const pd_counter_def *older_counter(const pd_object *old,
-                                           const pd_counter_def *def,
-                                           uint32_t pos, uint32_t *old_pos) {
-  if (pos < old->counter_count &&
-      old->counters[pos].name_index == def->name_index &&
-      old->counters[pos].type == def->type) {
-    *old_pos = pos;
-    return &old->counters[pos];
+/* pd_snapshot_sample into a clock_template, reading the base only for the
+ * types that have one. */
+static void sample_of(const pd_snapshot *snap, const pd_object *obj,
+                      const pd_instance *inst, uint32_t c, bool needs_base,
+                      pd_sample *s) {
+  if (needs_base) {
+    pd_snapshot_sample(snap, obj, inst, c, s);
+    return;
   }
-  for (uint32_t c = 0; c < old->counter_count; c++)
-    if (old->counters[c].name_index == def->name_index &&
-        old->counters[c].type == def->type) {
-      *old_pos = c;
-      return &old->counters[c];
-    }
-  return NULL;
-}
-
-/* r's pid and tid: the instance's ID Process / ID Thread raw values. */
-static void set_ids(pd_selection *sel, const pd_snapshot *snap,
-                    const pd_object *obj, uint32_t obj_pos,
-                    const pd_instance *inst, pd_result *r) {
-  pd_identity_of(&sel->identity, snap, obj, obj_pos, inst, &r->has_pid, &r->pid,
-                 &r->has_tid, &r->tid);
+  s->value = pd_counter_raw(snap, inst, &obj->counters[c]);
+  s->base = 0;
+  s->has_base = false;
 }
 
 static pd_result *next_result(pd_selection *sel) {
@@ -386,36 +360,92 @@ static bool instance_matches(const compiled_path *cp, pd_snapshot *snap,
   return pd_name_casecmp(cp->instance_pattern, full) == 0;
 }
 
-/* Canonical "\Object(instance)\Counter". */
-static const char *canonical_path(pd_selection *sel, const char *object,
-                                  const char *instance, const char *counter) {
-  size_t a = strlen(object), b = instance ? strlen(instance) : 0,
-         c = strlen(counter);
-  char *s = pd_text_alloc(&sel->text, a + b + c + 6);
+/* Canonical "\Object(instance)\Counter", from strings of known lengths. */
+typedef struct sized {
+  const char *s;
+  size_t len;
+} sized;
+
+static const char *canonical_path(pd_selection *sel, sized object,
+                                  sized instance, sized counter) {
+  char *s =
+      pd_text_alloc(&sel->text, object.len + instance.len + counter.len + 6);
   if (s == NULL)
     return NULL;
   char *p = s;
   *p++ = '\\';
-  memcpy(p, object, a);
-  p += a;
-  if (instance != NULL) {
+  memcpy(p, object.s, object.len);
+  p += object.len;
+  if (instance.s != NULL) {
     *p++ = '(';
-    memcpy(p, instance, b);
-    p += b;
+    memcpy(p, instance.s, instance.len);
+    p += instance.len;
     *p++ = ')';
   }
   *p++ = '\\';
-  memcpy(p, counter, c + 1);
+  memcpy(p, counter.s, counter.len + 1);
   return s;
 }
 
-/* pd_find_instance answers -1 both for "no such instance" and when the
- * object's full names could not be built (out of memory); building them
- * first leaves -1 meaning only the former, so an allocation failure is an
- * error and not an instance silently missing or unpaired. */
-static bool full_names_built(pd_snapshot *snap, const pd_object *obj) {
-  return obj->instance_count == 0 ||
-         pd_instance_full_name(snap, obj, 0) != NULL;
+/* The older sample's instance paired with newer's instance i of obj
+ * (NULL: none, a first sample); pairs the whole object on first use. */
+static pd_status older_instance(pd_selection *sel, pd_snapshot *older,
+                                const pd_object *old, pd_snapshot *newer,
+                                const pd_object *obj, uint32_t obj_pos,
+                                uint32_t i, const char *full,
+                                const pd_instance **old_inst, pd_error *err) {
+  if (obj->num_instances == -1) {
+    if (old->num_instances == -1 && old->instance_count == 1)
+      *old_inst = &old->instances[0];
+    return PD_OK;
+  }
+  int32_t *pair = &sel->pair[obj->instances - newer->instances];
+  if (pair[i] == PD_PAIR_UNKNOWN) {
+    bool by_id;
+    pd_status s = pd_identity_pair(&sel->identity, older, old, newer, obj,
+                                   obj_pos, pair, &by_id, err);
+    if (s != PD_OK)
+      return s;
+    if (!by_id && (s = pd_identity_pair_by_name(older, old, newer, obj, pair,
+                                                err)) != PD_OK)
+      return s;
+  }
+  if (pair[i] == PD_PAIR_BY_NAME) {
+    if (!pd_full_names_built(older, old))
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    int64_t at = pd_find_instance(older, old, full);
+    pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
+  }
+  if (pair[i] >= 0)
+    *old_inst = &old->instances[pair[i]];
+  return PD_OK;
+}
+
+/* The counters path cp names in obj, into sel->counters: once per object,
+ * not per instance. Base and non-numeric counters are never shown alone. */
+static pd_status match_counters(pd_selection *sel, const compiled_path *cp,
+                                const pd_object *obj, const pd_object *old,
+                                uint32_t *n, pd_error *err) {
+  if (obj->counter_count > sel->counters_cap) {
+    matched_counter *c = realloc(sel->counters, obj->counter_count * sizeof *c);
+    if (c == NULL)
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    sel->counters = c;
+    sel->counters_cap = obj->counter_count;
+  }
+  *n = 0;
+  for (uint32_t c = 0; c < obj->counter_count; c++)
+    if (pd_type_is_displayable(obj->counters[c].type) &&
+        counter_matches(sel, cp, &obj->counters[c])) {
+      matched_counter *m = &sel->counters[(*n)++];
+      m->pos = c;
+      m->name = NULL;
+      m->props = pd_type_props_of(obj->counters[c].type);
+      if (old == NULL ||
+          pd_older_counter(old, &obj->counters[c], c, &m->old_pos) == NULL)
+        m->old_pos = UINT32_MAX;
+    }
+  return PD_OK;
 }
 
 static pd_status evaluate_object(pd_selection *sel, size_t path_id,
@@ -425,30 +455,24 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
   compiled_path *cp = &sel->paths[path_id];
   const pd_object *old =
       older ? pd_snapshot_find_object(older, obj->name_index) : NULL;
-  /* Counters this path names in this object (once per object, not per
-   * instance). Base and non-numeric counters are never shown alone. */
-  if (obj->counter_count > sel->counters_cap) {
-    uint32_t *c = realloc(sel->counters, obj->counter_count * sizeof *c);
-    if (c == NULL)
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    sel->counters = c;
-    sel->counters_cap = obj->counter_count;
-  }
   uint32_t n_counters = 0;
-  for (uint32_t c = 0; c < obj->counter_count; c++)
-    if (pd_type_is_displayable(obj->counters[c].type) &&
-        counter_matches(sel, cp, &obj->counters[c]))
-      sel->counters[n_counters++] = c;
-  if (n_counters == 0)
-    return PD_OK;
+  pd_status st = match_counters(sel, cp, obj, old, &n_counters, err);
+  if (st != PD_OK || n_counters == 0)
+    return st;
 
-  const char *object_name = NULL;
+  sized object_name = {NULL, 0};
   int64_t t100 = pd_snapshot_header(newer)->perf_time_100ns;
+  int32_t id_pos[PD_ID_KINDS];
+  pd_identity_positions(&sel->identity, obj, obj_pos, id_pos);
+  pd_sample now, before;
+  clock_template(newer, obj, &now);
+  if (old != NULL)
+    clock_template(older, old, &before);
   bool exact = cp->instance_pattern != NULL &&
                !cp->path.instance_has_wildcard && obj->num_instances != -1;
   uint32_t first = 0, end = obj->instance_count;
   if (exact) { /* one instance by name: hash lookup, not a scan */
-    if (!full_names_built(newer, obj))
+    if (!pd_full_names_built(newer, obj))
       return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
     int64_t at = pd_find_instance(newer, obj, cp->instance_pattern);
     if (at < 0)
@@ -465,62 +489,48 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       continue;
     const pd_instance *old_inst = NULL;
     if (old != NULL) {
-      if (obj->num_instances == -1) {
-        if (old->num_instances == -1 && old->instance_count == 1)
-          old_inst = &old->instances[0];
-      } else {
-        int32_t *pair = &sel->pair[obj->instances - newer->instances];
-        if (pair[i] == PD_PAIR_UNKNOWN) {
-          bool by_id;
-          pd_status s = pd_identity_pair(&sel->identity, older, old, newer, obj,
-                                         obj_pos, pair, &by_id, err);
-          if (s != PD_OK)
-            return s;
-          for (uint32_t k = 0; !by_id && k < obj->instance_count; k++)
-            pair[k] = PD_PAIR_BY_NAME; /* the whole object, once */
-        }
-        if (pair[i] == PD_PAIR_BY_NAME) {
-          if (!full_names_built(older, old))
-            return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-          int64_t at = pd_find_instance(older, old, full);
-          pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
-        }
-        if (pair[i] >= 0)
-          old_inst = &old->instances[pair[i]];
-      }
+      pd_status s = older_instance(sel, older, old, newer, obj, obj_pos, i,
+                                   full, &old_inst, err);
+      if (s != PD_OK)
+        return s;
     }
     /* Lives in the newer snapshot's arena, like the results' use of it. */
-    const char *instance_text = full;
+    sized instance_text = {full, full ? strlen(full) : 0};
     for (uint32_t k = 0; k < n_counters; k++) {
-      uint32_t c = sel->counters[k];
+      matched_counter *m = &sel->counters[k];
+      uint32_t c = m->pos;
       const pd_counter_def *def = &obj->counters[c];
       uint64_t key = (uint64_t)obj_pos << 52 | (uint64_t)i << 20 | c;
       cp->matches++; /* matched, whether reported here or earlier */
-      int fresh = sel->path_count > 1 ? seen_insert(sel, key) : 1;
+      int fresh = sel->path_count > 1 ? pd_seen_insert(&sel->seen, key) : 1;
       if (fresh < 0)
         return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
       if (fresh == 0)
         continue;
-      if (object_name == NULL &&
-          (object_name = display_name(sel, obj->name_index)) == NULL)
-        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-      pd_sample now, before;
-      pd_snapshot_sample(newer, obj, &obj->instances[i], c, &now);
+      if (object_name.s == NULL) {
+        if ((object_name.s = display_name(sel, obj->name_index)) == NULL)
+          return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+        object_name.len = strlen(object_name.s);
+      }
+      sample_of(newer, obj, &obj->instances[i], c, m->props.needs_base, &now);
       const pd_sample *prev = NULL;
-      uint32_t old_pos;
-      if (old_inst != NULL && older_counter(old, def, c, &old_pos) != NULL) {
-        pd_snapshot_sample(older, old, old_inst, old_pos, &before);
+      if (old_inst != NULL && m->old_pos != UINT32_MAX) {
+        sample_of(older, old, old_inst, m->old_pos, m->props.needs_base,
+                  &before);
         prev = &before;
       }
       pd_result *r = next_result(sel);
       if (r == NULL)
         return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
       r->path_id = path_id;
-      r->object = object_name;
-      r->instance = instance_text;
-      r->counter = display_name(sel, def->name_index);
+      r->object = object_name.s;
+      r->instance = instance_text.s;
+      if (m->name == NULL &&
+          (m->name = display_name(sel, def->name_index)) != NULL)
+        m->name_len = strlen(m->name);
+      r->counter = m->name;
       r->path = r->counter ? canonical_path(sel, object_name, instance_text,
-                                            r->counter)
+                                            (sized){m->name, m->name_len})
                            : NULL;
       if (r->path == NULL)
         return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
@@ -528,11 +538,13 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       r->counter_index = def->name_index;
       r->counter_type = def->type;
       r->value = 0;
-      r->status = pd_compute(def->type, prev, &now, &sel->options, &r->value);
+      r->status = pd_compute_props(def->type, m->props, prev, &now,
+                                   &sel->options, &r->value);
       r->raw_value = now.value;
       r->raw_base = now.base;
       r->time_100ns = t100;
-      set_ids(sel, newer, obj, obj_pos, &obj->instances[i], r);
+      pd_identity_of(id_pos, newer, obj, &obj->instances[i], &r->has_pid,
+                     &r->pid, &r->has_tid, &r->tid);
     }
   }
   return PD_OK;
@@ -545,10 +557,7 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
     return pd_error_set(err, PD_E_ARGUMENT, 0, "no selection or sample");
   sel->result_count = 0;
   pd_text_reset(&sel->text);
-  if (sel->seen_count > 0) {
-    memset(sel->seen, 0xFF, sel->seen_cap * sizeof *sel->seen);
-    sel->seen_count = 0;
-  }
+  pd_seen_begin(&sel->seen);
   if (!resolve(sel))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   if (older != NULL && newer->instance_count > 0) {

@@ -21,6 +21,7 @@ typedef struct pd_object_names {
   uint32_t *dup;            /* duplicates seen so far (group heads) */
   uint32_t *bucket;         /* bucket heads */
   uint32_t bucket_cap;      /* power of two */
+  bool distinct; /* no base name has a '#': every full name is unique */
 } pd_object_names;
 
 struct pd_snapshot {
@@ -46,5 +47,21 @@ struct pd_snapshot {
 
 /* Folded (case-insensitive) hash of a UTF-8 string. */
 uint32_t pd_hash_folded(const char *s);
+
+/* True when obj of a and ob of b name their instances alike, position by
+ * position: the same raw name bytes, unique ids, code page and parent
+ * references, and the parent objects' instances named alike too. Their
+ * full names are then equal position by position (no conversion needed
+ * to know it). False when unsure. */
+bool pd_instances_same_names(const pd_snapshot *a, const pd_object *oa,
+                             const pd_snapshot *b, const pd_object *ob);
+
+/* Builds obj's full names: false only when out of memory (after it,
+ * pd_find_instance's -1 means only "no such instance"). */
+bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj);
+
+/* 1 when obj's full names are all distinct (an instance is then the first
+ * of its full name), 0 when not known to be, -1 out of memory. */
+int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj);
 
 #endif

@@ -361,6 +361,122 @@ static void test_duplicate_wildcards(void) {
   free(blob);
 }
 
+/* Pairing by full name when the older sample names an object's instances
+ * as the newer one does, position by position, pairs i with i; these
+ * cases must not: reordered, renamed, a parent renamed, and full names
+ * that collide ("a#1" written as a name). Object 10, counter 8 is a
+ * 100NSEC_TIMER: 100 * dN / 1e7 %; thread 232 counter 6 likewise. */
+typedef struct named_value {
+  const char *name, *parent; /* parent: a process name, or NULL */
+  uint64_t value;
+} named_value;
+
+static uint8_t *pairing_blob(int sample, const named_value *disks, size_t nd,
+                             const char *const *procs, size_t np,
+                             const named_value *threads, size_t nt,
+                             size_t *len) {
+  enc_blob *b = enc_new("HOST");
+  enc_set_clock(b, 1000, 10000000,
+                133485408000000000 + (sample == 2 ? 10000000 : 0));
+  enc_object *d = enc_add_object(b, 10, ENC_MULTI_INSTANCE);
+  uint32_t dc = enc_add_counter(d, 8, PD_100NSEC_TIMER);
+  for (size_t i = 0; i < nd; i++)
+    enc_set_value(d, enc_add_instance(d, disks[i].name), dc, disks[i].value);
+  enc_object *p = enc_add_object(b, 230, ENC_MULTI_INSTANCE);
+  uint32_t pc = enc_add_counter(p, 12, PD_COUNTER_RAWCOUNT);
+  for (size_t i = 0; i < np; i++)
+    enc_set_value(p, enc_add_instance(p, procs[i]), pc, 1);
+  enc_object *t = enc_add_object(b, 232, ENC_MULTI_INSTANCE);
+  uint32_t tc = enc_add_counter(t, 6, PD_100NSEC_TIMER);
+  for (size_t i = 0; i < nt; i++) {
+    uint32_t in = enc_add_instance(t, threads[i].name);
+    for (size_t k = 0; k < np; k++)
+      if (strcmp(procs[k], threads[i].parent) == 0)
+        enc_instance_set_parent(t, in, 230, (uint32_t)k);
+    enc_set_value(t, in, tc, threads[i].value);
+  }
+  uint8_t *blob = enc_build(b, len);
+  enc_free(b);
+  return blob;
+}
+
+/* "instance=value" (or "=first-sample", ...) of every result, in order. */
+static void results_text(const pd_result *r, size_t n, char *out, size_t cap) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < n && used < cap; i++) {
+    if (r[i].status == PD_VALUE_OK)
+      used += (size_t)snprintf(out + used, cap - used, "%s%s=%g", i ? "," : "",
+                               r[i].instance, r[i].value);
+    else
+      used +=
+          (size_t)snprintf(out + used, cap - used, "%s%s=%s", i ? "," : "",
+                           r[i].instance, pd_value_status_name(r[i].status));
+  }
+}
+
+/* Evaluate `path` over f's pair `times` times (the same answer each
+ * time) and check the results' text. */
+static void check_pair(fixture *f, const char *path, int times,
+                       const char *want, const char *why) {
+  decode_pair(f);
+  pd_selection *sel = pd_selection_new();
+  pd_error err;
+  pd_selection_add(sel, path, NULL, &err);
+  const pd_result *r;
+  size_t n;
+  char got[256];
+  for (int k = 0; k < times; k++) {
+    IS_INT(pd_selection_evaluate(sel, f->snap[0], f->snap[1], &r, &n, &err),
+           PD_OK, "evaluate %s (%d)", path, k + 1);
+    results_text(r, n, got, sizeof got);
+    IS_STR(got, want, "%s", why);
+  }
+  pd_selection_free(sel);
+  free_pair(f);
+}
+
+static void test_pairing_by_position(void) {
+  static const struct {
+    named_value d1[3], d2[3];
+    const char *want, *why;
+  } cases[] = {
+      {{{"x", NULL, 1000000}, {"y", NULL, 3000000}, {NULL, NULL, 0}},
+       {{"y", NULL, 5000000}, {"x", NULL, 2000000}, {NULL, NULL, 0}},
+       "y=20,x=10",
+       "reordered: each pairs with its own name (y 100 * 2e6 / 1e7)"},
+      {{{"x", NULL, 1000000}, {"y", NULL, 3000000}, {NULL, NULL, 0}},
+       {{"x", NULL, 2000000}, {"z", NULL, 5000000}, {NULL, NULL, 0}},
+       "x=10,z=first-sample",
+       "renamed: the new name is a first sample"},
+      {{{"a", NULL, 1000000}, {"a", NULL, 2000000}, {"a#1", NULL, 3000000}},
+       {{"a", NULL, 2000000}, {"a", NULL, 4000000}, {"a#1", NULL, 6000000}},
+       "a=10,a#1=20,a#1=40",
+       "full names collide (a#1 twice): both pair with the first a#1, as "
+       "PDH: 100 * (6e6 - 2e6) / 1e7 = 40"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    fixture f;
+    size_t nd1 = cases[c].d1[2].name ? 3 : 2, nd2 = cases[c].d2[2].name ? 3 : 2;
+    f.blob[0] = pairing_blob(1, cases[c].d1, nd1, NULL, 0, NULL, 0, &f.len[0]);
+    f.blob[1] = pairing_blob(2, cases[c].d2, nd2, NULL, 0, NULL, 0, &f.len[1]);
+    /* Twice: the second evaluation of the same pair answers the same. */
+    check_pair(&f, "\\10(*)\\8", 2, cases[c].want, cases[c].why);
+  }
+
+  /* The processes swap places; the threads' own fields stay the same, so
+   * only their parents' names say that p/0 and q/0 swapped too. */
+  static const char *const procs1[] = {"p", "q"}, *const procs2[] = {"q", "p"};
+  static const named_value t1[] = {{"0", "p", 1000000}, {"0", "q", 3000000}},
+                           t2[] = {{"0", "q", 5000000}, {"0", "p", 2000000}};
+  fixture f;
+  f.blob[0] = pairing_blob(1, NULL, 0, procs1, 2, t1, 2, &f.len[0]);
+  f.blob[1] = pairing_blob(2, NULL, 0, procs2, 2, t2, 2, &f.len[1]);
+  check_pair(&f, "\\232(*)\\6", 1, "q/0=20,p/0=10",
+             "a parent renamed: q/0 100 * (5e6 - 3e6) / 1e7, p/0 100 * 1e6 / "
+             "1e7");
+}
+
 static void test_bad_path(void) {
   pd_selection *sel = pd_selection_new();
   pd_error err;
@@ -375,6 +491,7 @@ int main(void) {
   test_spec_pair();
   test_instances();
   test_duplicate_wildcards();
+  test_pairing_by_position();
   test_bad_path();
   return tap_done();
 }
