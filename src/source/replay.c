@@ -3,6 +3,8 @@
  */
 #include "replay.h"
 
+#include "wp_grow.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -195,15 +197,17 @@ wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
       free(path); /* a directory or a dangling link named *.blob */
       continue;
     }
-    if (r->nfiles == cap) {
-      size_t ncap = cap ? cap * 2 : 64;
-      char **nf = realloc(r->files, ncap * sizeof(*nf));
-      if (nf == NULL) {
-        free(path);
+    int grown = WP_GROW(&r->files, &cap, r->nfiles + 1, WP_REPLAY_MAX_FILES);
+    if (grown != WP_GROW_OK) {
+      free(path);
+      if (grown == WP_GROW_NOMEM)
         goto nomem;
-      }
-      r->files = nf;
-      cap = ncap;
+      closedir(d);
+      snprintf(errbuf, errlen,
+               "%s: more than %zu *.blob files in the capture directory", dir,
+               (size_t)WP_REPLAY_MAX_FILES);
+      replay_destroy(&r->base);
+      return NULL;
     }
     r->files[r->nfiles++] = path;
   }

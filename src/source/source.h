@@ -20,7 +20,12 @@ typedef struct wp_buffer {
   size_t cap; /* bytes allocated */
 } wp_buffer;
 
-/* Grow to at least `cap` bytes (keeps content). 0 on success, -1 on ENOMEM. */
+/* The largest buffer a source grows: far above any performance-data blob
+ * or name table, a bound on a peer or registry that keeps asking for more. */
+#define WP_BUFFER_MAX_BYTES ((size_t)1024 * 1024 * 1024)
+
+/* Grow to at least `cap` bytes (keeps content; doubling, wp_grow.h). 0 on
+ * success, -1 without memory or above WP_BUFFER_MAX_BYTES. */
 int wp_buffer_reserve(wp_buffer *buf, size_t cap);
 void wp_buffer_free(wp_buffer *buf);
 void wp_buffer_swap(wp_buffer *a, wp_buffer *b);
