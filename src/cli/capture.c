@@ -28,9 +28,10 @@ static bool write_in(const char *dir, const char *name, const uint8_t *data,
 
 static bool save_names(wp_source *src, live_names_fn fn, const char *dir,
                        const char *file, wp_buffer *buf) {
-  char errbuf[256] = "";
-  if (fn(src, buf, errbuf, sizeof errbuf) != WP_SOURCE_OK)
-    return cli_error("%s", errbuf), false;
+  wp_error err;
+  wp_error_clear(&err);
+  if (fn(src, buf, &err) != WP_SOURCE_OK)
+    return cli_error("%s", err.message), false;
   return write_in(dir, file, buf->data, buf->len);
 }
 
@@ -38,7 +39,8 @@ static bool save_names(wp_source *src, live_names_fn fn, const char *dir,
 static int capture_samples(const live_opts *o, wp_source *src,
                            const char *objects, const char *dir,
                            wp_buffer *buf) {
-  char errbuf[512] = "";
+  wp_error werr;
+  wp_error_clear(&werr);
   pd_snapshot *snap = pd_snapshot_new();
   if (snap == NULL)
     return cli_error("out of memory");
@@ -46,9 +48,8 @@ static int capture_samples(const live_opts *o, wp_source *src,
   for (unsigned long i = 1; i <= o->count; i++) {
     if (i > 1)
       live_sleep_interval(o);
-    if (src->collect(src, objects, buf, errbuf, sizeof errbuf) !=
-        WP_SOURCE_OK) {
-      cli_error("registry: query \"%s\": %s", objects, errbuf);
+    if (src->collect(src, objects, buf, &werr) != WP_SOURCE_OK) {
+      cli_error("registry: query \"%s\": %s", objects, werr.message);
       break;
     }
     char name[32];

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "cli.h"
+#include "wp_grow.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -26,25 +27,18 @@ bool cli_read_file(const char *path, uint8_t **data, size_t *len) {
   uint8_t *buf = NULL;
   for (;;) {
     if (n == cap) {
-      if (cap >= CLI_MAX_FILE_SIZE + 1) {
+      /* One byte past the cap tells "exactly at the limit" from "above". */
+      int rc = wp_grow_bytes(&buf, &cap, n + 1, CLI_MAX_FILE_SIZE + 1);
+      if (rc != WP_GROW_OK) {
         free(buf);
         fclose(f);
-        cli_error("%s: larger than the %zu MiB limit", path,
-                  CLI_MAX_FILE_SIZE >> 20);
+        if (rc == WP_GROW_LIMIT)
+          cli_error("%s: larger than the %zu MiB limit", path,
+                    CLI_MAX_FILE_SIZE >> 20);
+        else
+          cli_error("%s: out of memory reading the file", path);
         return false;
       }
-      size_t ncap = cap ? cap * 2 : 65536;
-      if (ncap > CLI_MAX_FILE_SIZE + 1)
-        ncap = CLI_MAX_FILE_SIZE + 1;
-      uint8_t *nbuf = realloc(buf, ncap);
-      if (nbuf == NULL) {
-        free(buf);
-        fclose(f);
-        cli_error("%s: out of memory reading the file", path);
-        return false;
-      }
-      buf = nbuf;
-      cap = ncap;
     }
     size_t got = fread(buf + n, 1, cap - n, f);
     n += got;

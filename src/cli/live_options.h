@@ -50,7 +50,6 @@ void live_sleep_interval(const live_opts *o);
 void live_report_stats(const live_opts *o, const wp_source *src);
 
 /* A names-table reader of the registry source (English or localized). */
-typedef wp_source_status (*live_names_fn)(wp_source *, wp_buffer *, char *,
-                                          size_t);
+typedef wp_source_status (*live_names_fn)(wp_source *, wp_buffer *, wp_error *);
 
 #endif

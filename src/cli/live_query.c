@@ -69,12 +69,13 @@ static bool choose_names(live_query *q, const char *names_file) {
   size_t best = SIZE_MAX;
   wp_buffer buf = {0};
   for (int k = 0; k < 2 && best != 0; k++) {
-    char errbuf[512] = "";
+    wp_error werr;
+    wp_error_clear(&werr);
     pd_names *t = NULL;
     pd_error err = {0};
-    if (fns[k](q->src, &buf, errbuf, sizeof errbuf) != WP_SOURCE_OK) {
+    if (fns[k](q->src, &buf, &werr) != WP_SOURCE_OK) {
       if (k == 0)
-        fprintf(stderr, "winperf: warning: %s\n", errbuf);
+        fprintf(stderr, "winperf: warning: %s\n", werr.message);
       continue;
     }
     if (pd_names_parse(buf.data, buf.len, &t, &err) != PD_OK)
@@ -151,7 +152,8 @@ static const char *objects_to_query(live_query *q, bool reload) {
 /* Sample 0, then one report per interval: `count` reports. Snapshots point
  * into their buffers, so the two alternate. */
 static int report(live_query *q) {
-  char errbuf[512] = "";
+  wp_error werr;
+  wp_error_clear(&werr);
   const char *objects = objects_to_query(q, false);
   if (objects == NULL)
     return CLI_EXIT_ERROR;
@@ -166,9 +168,8 @@ static int report(live_query *q) {
         wp_registry_counters_changed(q->src) &&
         (objects = objects_to_query(q, true)) == NULL)
       return CLI_EXIT_ERROR;
-    if (q->src->collect(q->src, objects, &q->buf[cur], errbuf, sizeof errbuf) !=
-        WP_SOURCE_OK)
-      return cli_error("registry: query \"%s\": %s", objects, errbuf);
+    if (q->src->collect(q->src, objects, &q->buf[cur], &werr) != WP_SOURCE_OK)
+      return cli_error("registry: query \"%s\": %s", objects, werr.message);
     pd_error err = {0};
     if (pd_decode(q->snap[cur], q->buf[cur].data, q->buf[cur].len, NULL,
                   &err) != PD_OK)

@@ -148,12 +148,12 @@ static int parse_args(int argc, char **argv, remote_args *a) {
 
 static bool fetch(wp_source *src, const char *objects, const char *path,
                   wp_buffer *buf) {
-  char err[1024] = "";
-  wp_source_status st = objects
-                            ? src->collect(src, objects, buf, err, sizeof err)
-                            : src->names(src, buf, err, sizeof err);
+  wp_error err;
+  wp_error_clear(&err);
+  wp_source_status st = objects ? src->collect(src, objects, buf, &err)
+                                : src->names(src, buf, &err);
   if (st != WP_SOURCE_OK)
-    return cli_error("%s", err), false;
+    return cli_error("%s", err.message), false;
   return cli_write_file(path, buf->data, buf->len);
 }
 

@@ -3,8 +3,6 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "context.h"
-#include "counters.h"
-#include "open_source.h"
 #include "replay.h"
 
 wp_ctx *wp_ctx_new(wp_source_kind kind) {
@@ -41,19 +39,6 @@ void wp_ctx_free(void *ctx) {
   free(c->password_file);
   free(c->helper);
   free(c);
-}
-
-int wp_ctx_start(wp_ctx *c) {
-  c->snap[0] = pd_snapshot_new();
-  c->snap[1] = pd_snapshot_new();
-  if (c->snap[0] == NULL || c->snap[1] == NULL) {
-    ERROR(PLUGIN ": out of memory");
-    return -1;
-  }
-  if (wp_counters_select(&c->counters, c->counters_file, &c->opt.calc, &c->sel,
-                         &c->rt) != 0)
-    return -1;
-  return wp_ctx_open_source(c);
 }
 
 const char *wp_ctx_where(const wp_ctx *c) {

@@ -81,10 +81,6 @@ wp_ctx *wp_ctx_new(wp_source_kind kind);
 /* Free a context and all it owns (collectd's free_func: takes void *). */
 void wp_ctx_free(void *ctx);
 
-/* Make a configured context ready to read: snapshots, selection, source.
- * 0, or -1 with the reason logged. */
-int wp_ctx_start(wp_ctx *c);
-
 /* Where the last bytes came from, for log lines: the host, the replayed
  * file or the source's kind. */
 const char *wp_ctx_where(const wp_ctx *c);

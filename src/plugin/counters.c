@@ -4,12 +4,12 @@
 #include "counters.h"
 
 int wp_counters_read(const wp_ctx *c, wp_counter_list *out) {
-  char err[1024];
-  if (wp_counters_load(c->counters_file, out, err, sizeof(err)) != 0) {
+  wp_error err;
+  if (wp_counters_load(c->counters_file, out, &err) != 0) {
     if (c->kind == WP_SOURCE_REMOTE)
-      ERROR(PLUGIN ": <Host \"%s\">: CountersFile %s", c->host, err);
+      ERROR(PLUGIN ": <Host \"%s\">: CountersFile %s", c->host, err.message);
     else
-      ERROR(PLUGIN ": CountersFile %s", err);
+      ERROR(PLUGIN ": CountersFile %s", err.message);
     return -1;
   }
   return 0;

@@ -13,36 +13,42 @@
 #include <yaml.h>
 
 #include "perfdata.h"
+#include "wp_grow.h"
 
 #define KEYS_EXPECTED "path, type, plugin_instance, type_instance, scale or raw"
 
 typedef struct loader {
   yaml_parser_t parser;
   const char *file;
-  char *err;
-  size_t errlen;
+  wp_error *err;
   wp_counter_list list;
   size_t cap;
 } loader;
 
-__attribute__((format(printf, 3, 4))) static int
-fail_at(loader *ld, yaml_mark_t mark, const char *fmt, ...) {
-  int n = snprintf(ld->err, ld->errlen, "%s:%zu:%zu: ", ld->file, mark.line + 1,
-                   mark.column + 1);
-  if (n >= 0 && (size_t)n < ld->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ld->err + n, ld->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
+/* "FILE:LINE:COL: <message>" with that code; -1. */
+__attribute__((format(printf, 4, 5))) static int
+fail_code(loader *ld, wp_error_code code, yaml_mark_t mark, const char *fmt,
+          ...) {
+  char what[WP_ERROR_MESSAGE_SIZE];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof(what), fmt, ap);
+  va_end(ap);
+  return wp_error_set_code(ld->err, code, "%s:%zu:%zu: %s", ld->file,
+                           mark.line + 1, mark.column + 1, what);
 }
+
+#define fail_at(ld, mark, ...) fail_code((ld), WP_E_FAILED, (mark), __VA_ARGS__)
+#define fail_nomem(ld, mark)                                                   \
+  fail_code((ld), WP_E_NOMEM, (mark), "out of memory")
 
 /* Pull the next event; a libyaml syntax error becomes our message. */
 static int next_event(loader *ld, yaml_event_t *ev) {
   if (yaml_parser_parse(&ld->parser, ev))
     return 0;
   yaml_mark_t mark = ld->parser.problem_mark;
+  if (ld->parser.error == YAML_MEMORY_ERROR) /* no problem text, no mark */
+    return fail_nomem(ld, ld->parser.mark);
   if (ld->parser.context != NULL)
     return fail_at(ld, mark, "YAML syntax error: %s %s",
                    ld->parser.problem ? ld->parser.problem : "invalid input",
@@ -85,15 +91,19 @@ static int fail_expected(loader *ld, const yaml_event_t *ev,
   return fail_at(ld, ev->start_mark, "expected %s, got %s", expected, got);
 }
 
+/* A new entry at `mark`; NULL with the error reported (out of memory, or
+ * more than WP_COUNTERS_MAX_ENTRIES). */
 static wp_counter_entry *new_entry(loader *ld, yaml_mark_t mark) {
-  if (ld->list.count == ld->cap) {
-    size_t ncap = ld->cap ? ld->cap * 2 : 16;
-    wp_counter_entry *n =
-        realloc(ld->list.entries, ncap * sizeof(*ld->list.entries));
-    if (n == NULL)
-      return NULL;
-    ld->list.entries = n;
-    ld->cap = ncap;
+  int rc = WP_GROW(&ld->list.entries, &ld->cap, ld->list.count + 1,
+                   WP_COUNTERS_MAX_ENTRIES);
+  if (rc == WP_GROW_LIMIT) {
+    fail_code(ld, WP_E_LIMIT, mark, "more than %zu counter entries",
+              (size_t)WP_COUNTERS_MAX_ENTRIES);
+    return NULL;
+  }
+  if (rc != WP_GROW_OK) {
+    fail_nomem(ld, mark);
+    return NULL;
   }
   wp_counter_entry *e = &ld->list.entries[ld->list.count++];
   memset(e, 0, sizeof(*e));
@@ -135,6 +145,10 @@ static int set_path(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
   memset(&p, 0, sizeof(p));
   memset(&perr, 0, sizeof(perr));
   pd_status st = pd_path_parse(text, &p, &perr);
+  if (st == PD_E_NOMEM) {
+    pd_path_clear(&p);
+    return fail_nomem(ld, ev->start_mark);
+  }
   if (st != PD_OK) {
     pd_path_clear(&p);
     size_t off = perr.offset > ev->data.scalar.length ? ev->data.scalar.length
@@ -147,7 +161,7 @@ static int set_path(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
   pd_path_clear(&p);
   e->path = strdup(text);
   if (e->path == NULL)
-    return fail_at(ld, ev->start_mark, "out of memory");
+    return fail_nomem(ld, ev->start_mark);
   return 0;
 }
 
@@ -161,7 +175,7 @@ static int set_string(loader *ld, char **dst, const char *key,
                    "expected a string for '%s', got one with a NUL byte", key);
   *dst = strdup((const char *)ev->data.scalar.value);
   if (*dst == NULL)
-    return fail_at(ld, ev->start_mark, "out of memory");
+    return fail_nomem(ld, ev->start_mark);
   return 0;
 }
 
@@ -203,7 +217,7 @@ static int set_raw(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
 static int parse_mapping(loader *ld, const yaml_event_t *start) {
   wp_counter_entry *e = new_entry(ld, start->start_mark);
   if (e == NULL)
-    return fail_at(ld, start->start_mark, "out of memory");
+    return -1;
   unsigned seen = 0; /* bit per key: duplicates are errors */
   for (;;) {
     yaml_event_t key;
@@ -294,8 +308,7 @@ static int parse_list(loader *ld) {
       return 0;
     case YAML_SCALAR_EVENT: {
       wp_counter_entry *e = new_entry(ld, ev.start_mark);
-      rc = e ? set_path(ld, e, &ev)
-             : fail_at(ld, ev.start_mark, "out of memory");
+      rc = e ? set_path(ld, e, &ev) : -1;
       break;
     }
     case YAML_MAPPING_START_EVENT:
@@ -393,40 +406,37 @@ static int run(loader *ld, wp_counter_list *out) {
 }
 
 int wp_counters_parse(const char *filename, const char *text, size_t len,
-                      wp_counter_list *out, char *err, size_t errlen) {
+                      wp_counter_list *out, wp_error *err) {
   loader ld;
   memset(&ld, 0, sizeof(ld));
   ld.file = filename;
   ld.err = err;
-  ld.errlen = errlen;
   out->entries = NULL;
   out->count = 0;
   if (!yaml_parser_initialize(&ld.parser)) {
-    snprintf(err, errlen, "%s: cannot initialize the YAML parser", filename);
-    return -1;
+    /* libyaml's only failure here is an allocation */
+    return wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory", filename);
   }
   yaml_parser_set_input_string(&ld.parser, (const unsigned char *)text, len);
   return run(&ld, out);
 }
 
-int wp_counters_load(const char *filename, wp_counter_list *out, char *err,
-                     size_t errlen) {
+int wp_counters_load(const char *filename, wp_counter_list *out,
+                     wp_error *err) {
   out->entries = NULL;
   out->count = 0;
   FILE *f = fopen(filename, "rb");
   if (f == NULL) {
-    snprintf(err, errlen, "%s: cannot open: %s", filename, strerror(errno));
-    return -1;
+    return wp_error_errno(err, errno, "%s: cannot open", filename);
   }
   loader ld;
   memset(&ld, 0, sizeof(ld));
   ld.file = filename;
   ld.err = err;
-  ld.errlen = errlen;
   if (!yaml_parser_initialize(&ld.parser)) {
     fclose(f);
-    snprintf(err, errlen, "%s: cannot initialize the YAML parser", filename);
-    return -1;
+    /* libyaml's only failure here is an allocation */
+    return wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory", filename);
   }
   yaml_parser_set_input_file(&ld.parser, f);
   int rc = run(&ld, out);

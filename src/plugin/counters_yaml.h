@@ -20,6 +20,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "wp_error.h"
+
+/* Most entries a counter list may have (far more than any real list: every
+ * entry is a selection path evaluated each interval). */
+#define WP_COUNTERS_MAX_ENTRIES 100000
+
 typedef struct wp_counter_entry {
   char *path;
   char *type;                 /* NULL: the naming rule's default */
@@ -39,12 +45,13 @@ typedef struct wp_counter_list {
 } wp_counter_list;
 
 /* Parse `len` bytes of YAML; `filename` only names the input in messages.
- * 0 on success; -1 with "FILE:LINE:COL: ..." in err (and *out empty). */
+ * 0 on success; -1 with "FILE:LINE:COL: ..." in err (and *out empty):
+ * code WP_E_NOMEM for "out of memory", WP_E_LIMIT for more than
+ * WP_COUNTERS_MAX_ENTRIES entries. */
 int wp_counters_parse(const char *filename, const char *text, size_t len,
-                      wp_counter_list *out, char *err, size_t errlen);
-/* Read and parse the file. */
-int wp_counters_load(const char *filename, wp_counter_list *out, char *err,
-                     size_t errlen);
+                      wp_counter_list *out, wp_error *err);
+/* Read and parse the file ("FILE: cannot open: <reason>", WP_E_IO). */
+int wp_counters_load(const char *filename, wp_counter_list *out, wp_error *err);
 void wp_counters_free(wp_counter_list *list);
 
 #endif

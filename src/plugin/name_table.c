@@ -14,8 +14,11 @@ static bool load(wp_ctx *c, bool force, bool *src_failed, char *err,
   c->names_at = now;
   /* Counters installed or removed: the local registry reopens its key. */
   (void)wp_source_names_changed(c->src);
-  err[0] = '\0';
-  if (c->src->names(c->src, &c->names_buf, err, errlen) != WP_SOURCE_OK) {
+  wp_error werr;
+  wp_error_clear(&werr);
+  wp_source_status st = c->src->names(c->src, &c->names_buf, &werr);
+  snprintf(err, errlen, "%s", werr.message);
+  if (st != WP_SOURCE_OK) {
     if (c->names == NULL && src_failed != NULL) {
       *src_failed = true;
       return false;

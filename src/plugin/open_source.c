@@ -1,7 +1,9 @@
-/* collectd-winperf: the source a context reads from (open_source.h).
+/* collectd-winperf: starting a context: its selection and the source it
+ * reads from (open_source.h).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "open_source.h"
+#include "counters.h"
 
 int wp_ctx_open_source(wp_ctx *c) {
   wp_source_spec spec = {
@@ -37,4 +39,17 @@ int wp_ctx_open_source(wp_ctx *c) {
   else
     c->sample_time = c->opt.timestamp != WP_TS_NOW;
   return 0;
+}
+
+int wp_ctx_start(wp_ctx *c) {
+  c->snap[0] = pd_snapshot_new();
+  c->snap[1] = pd_snapshot_new();
+  if (c->snap[0] == NULL || c->snap[1] == NULL) {
+    ERROR(PLUGIN ": out of memory");
+    return -1;
+  }
+  if (wp_counters_select(&c->counters, c->counters_file, &c->opt.calc, &c->sel,
+                         &c->rt) != 0)
+    return -1;
+  return wp_ctx_open_source(c);
 }

@@ -1,4 +1,4 @@
-/* collectd-winperf: the source a context reads from.
+/* collectd-winperf: starting a context: the source it reads from.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #ifndef WP_PLUGIN_OPEN_SOURCE_H
@@ -11,5 +11,9 @@
  * settle which timestamp its values carry. 0, or -1 with the reason
  * logged. */
 int wp_ctx_open_source(wp_ctx *c);
+
+/* Make a configured context ready to read: snapshots, selection (the
+ * counters), source. 0, or -1 with the reason logged. */
+int wp_ctx_start(wp_ctx *c);
 
 #endif

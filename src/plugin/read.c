@@ -51,10 +51,10 @@ static const char *resolve_query(wp_ctx *c) {
 
 /* One blob into buffer slot n. Returns whether it arrived. */
 static bool collect(wp_ctx *c, const char *query, int n) {
-  char err[1024];
-  err[0] = '\0';
-  wp_source_status st =
-      c->src->collect(c->src, query, &c->buf[n], err, sizeof(err));
+  wp_error werr;
+  wp_error_clear(&werr);
+  wp_source_status st = c->src->collect(c->src, query, &c->buf[n], &werr);
+  const char *err = werr.message;
   if (st == WP_SOURCE_END) {
     NOTICE(PLUGIN ": %s: replay reached the end of the capture; no more "
                   "values",

@@ -11,6 +11,7 @@
  * yet registered: collectd calls config before init, with no user pointer.
  */
 #include "context.h"
+#include "open_source.h"
 #include "options.h"
 #include "read.h"
 

@@ -3,25 +3,15 @@
  */
 #include "source.h"
 
+#include "wp_grow.h"
+
 #include <stdlib.h>
 
 int wp_buffer_reserve(wp_buffer *buf, size_t cap) {
-  if (cap <= buf->cap)
-    return 0;
-  size_t want = buf->cap ? buf->cap : 4096;
-  while (want < cap) {
-    if (want > SIZE_MAX / 2) {
-      want = cap;
-      break;
-    }
-    want *= 2;
-  }
-  uint8_t *p = realloc(buf->data, want);
-  if (p == NULL)
-    return -1;
-  buf->data = p;
-  buf->cap = want;
-  return 0;
+  return wp_grow_bytes(&buf->data, &buf->cap, cap, WP_BUFFER_MAX_BYTES) ==
+                 WP_GROW_OK
+             ? 0
+             : -1;
 }
 
 void wp_buffer_free(wp_buffer *buf) {

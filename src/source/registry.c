@@ -113,7 +113,7 @@ static wchar_t *to_wide(const char *s) {
   return w;
 }
 
-static wp_source_status reg_collect(wp_source *src, const char *q,
+static wp_source_status collect_buf(wp_source *src, const char *q,
                                     wp_buffer *out, char *errbuf,
                                     size_t errlen) {
   registry_source *rs = (registry_source *)src;
@@ -157,16 +157,29 @@ static wp_source_status names_from(registry_source *rs, HKEY key,
   return st;
 }
 
-static wp_source_status reg_names(wp_source *src, wp_buffer *out, char *errbuf,
-                                  size_t errlen) {
-  return names_from((registry_source *)src, HKEY_PERFORMANCE_TEXT, out, errbuf,
-                    errlen);
+static wp_source_status reg_collect(wp_source *src, const char *q,
+                                    wp_buffer *out, wp_error *err) {
+  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
+  return wp_source_fail_buf(collect_buf(src, q, out, errbuf, sizeof errbuf),
+                            errbuf, err);
+}
+
+static wp_source_status names_err(wp_source *src, HKEY key, wp_buffer *out,
+                                  wp_error *err) {
+  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
+  return wp_source_fail_buf(
+      names_from((registry_source *)src, key, out, errbuf, sizeof errbuf),
+      errbuf, err);
+}
+
+static wp_source_status reg_names(wp_source *src, wp_buffer *out,
+                                  wp_error *err) {
+  return names_err(src, HKEY_PERFORMANCE_TEXT, out, err);
 }
 
 wp_source_status wp_registry_names_local(wp_source *src, wp_buffer *out,
-                                         char *errbuf, size_t errlen) {
-  return names_from((registry_source *)src, HKEY_PERFORMANCE_NLSTEXT, out,
-                    errbuf, errlen);
+                                         wp_error *err) {
+  return names_err(src, HKEY_PERFORMANCE_NLSTEXT, out, err);
 }
 
 void wp_registry_reload(wp_source *src) {

@@ -42,7 +42,7 @@ wp_source *wp_registry_open(const wp_registry_options *opt, char *errbuf,
 /* The localized Counter table (HKEY_PERFORMANCE_NLSTEXT), REG_MULTI_SZ
  * UTF-16LE bytes. */
 wp_source_status wp_registry_names_local(wp_source *src, wp_buffer *out,
-                                         char *errbuf, size_t errlen);
+                                         wp_error *err);
 
 /* Whether Perflib's "Last Counter" differs from the value seen at open or at
  * the last reload (counters were installed or removed): if so the key is

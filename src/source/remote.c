@@ -321,17 +321,22 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
 }
 
 static wp_source_status remote_collect(wp_source *src, const char *query,
-                                       wp_buffer *out, char *errbuf,
-                                       size_t errlen) {
+                                       wp_buffer *out, wp_error *err) {
   wp_remote *r = (wp_remote *)src;
   if (query == NULL || query[0] == '\0')
     query = "Global";
-  return request(r, WPR_MSG_QUERY, query, out, errbuf, errlen);
+  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
+  return wp_source_fail_buf(
+      request(r, WPR_MSG_QUERY, query, out, errbuf, sizeof errbuf), errbuf,
+      err);
 }
 
 static wp_source_status remote_names(wp_source *src, wp_buffer *out,
-                                     char *errbuf, size_t errlen) {
-  return request((wp_remote *)src, WPR_MSG_NAMES, NULL, out, errbuf, errlen);
+                                     wp_error *err) {
+  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
+  return wp_source_fail_buf(request((wp_remote *)src, WPR_MSG_NAMES, NULL, out,
+                                    errbuf, sizeof errbuf),
+                            errbuf, err);
 }
 
 static void remote_destroy(wp_source *src) {

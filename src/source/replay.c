@@ -3,6 +3,8 @@
  */
 #include "replay.h"
 
+#include "wp_grow.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +31,7 @@ typedef struct replay {
 } replay;
 
 static wp_source_status replay_collect(wp_source *src, const char *query,
-                                       wp_buffer *out, char *errbuf,
-                                       size_t errlen);
+                                       wp_buffer *out, wp_error *err);
 
 static replay *as_replay(const wp_source *src) {
   if (src == NULL || src->collect != replay_collect)
@@ -65,10 +66,10 @@ static bool ends_with_blob(const char *name) {
  * capacity: once the buffer has grown to the largest file, steady state
  * allocates nothing. */
 static wp_source_status read_whole(const char *path, wp_buffer *out,
-                                   char *errbuf, size_t errlen) {
+                                   wp_error *err) {
   int fd = open(path, O_RDONLY | O_BINARY);
   if (fd < 0) {
-    snprintf(errbuf, errlen, "%s: cannot open: %s", path, strerror(errno));
+    wp_error_errno(err, errno, "%s: cannot open", path);
     return WP_SOURCE_ERROR;
   }
   out->len = 0;
@@ -78,7 +79,8 @@ static wp_source_status read_whole(const char *path, wp_buffer *out,
       if (want > WP_REPLAY_MAX_BYTES + 1)
         want = WP_REPLAY_MAX_BYTES + 1;
       if (want <= out->cap || wp_buffer_reserve(out, want) != 0) {
-        snprintf(errbuf, errlen, "%s: out of memory reading the file", path);
+        wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory reading the file",
+                          path);
         close(fd);
         out->len = 0;
         return WP_SOURCE_ERROR;
@@ -91,15 +93,15 @@ static wp_source_status read_whole(const char *path, wp_buffer *out,
     if (got < 0) {
       if (errno == EINTR)
         continue;
-      snprintf(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
+      wp_error_errno(err, errno, "%s: read error", path);
       close(fd);
       out->len = 0;
       return WP_SOURCE_ERROR;
     }
     out->len += (size_t)got;
     if (out->len > WP_REPLAY_MAX_BYTES) {
-      snprintf(errbuf, errlen, "%s: larger than the %zu MiB limit", path,
-               WP_REPLAY_MAX_BYTES / (1024 * 1024));
+      wp_error_set_code(err, WP_E_LIMIT, "%s: larger than the %zu MiB limit",
+                        path, WP_REPLAY_MAX_BYTES / (1024 * 1024));
       close(fd);
       out->len = 0;
       return WP_SOURCE_ERROR;
@@ -112,8 +114,7 @@ static wp_source_status read_whole(const char *path, wp_buffer *out,
 }
 
 static wp_source_status replay_collect(wp_source *src, const char *query,
-                                       wp_buffer *out, char *errbuf,
-                                       size_t errlen) {
+                                       wp_buffer *out, wp_error *err) {
   replay *r = as_replay(src);
   (void)query; /* a capture holds whatever was captured */
   if (r->ended)
@@ -129,14 +130,14 @@ static wp_source_status replay_collect(wp_source *src, const char *query,
    * forever. */
   const char *path = r->files[r->next++];
   r->last = path;
-  return read_whole(path, out, errbuf, errlen);
+  return read_whole(path, out, err);
 }
 
 static wp_source_status replay_names(wp_source *src, wp_buffer *out,
-                                     char *errbuf, size_t errlen) {
+                                     wp_error *err) {
   replay *r = as_replay(src);
   r->last = r->names_path;
-  return read_whole(r->names_path, out, errbuf, errlen);
+  return read_whole(r->names_path, out, err);
 }
 
 static void replay_destroy(wp_source *src) {
@@ -195,15 +196,17 @@ wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
       free(path); /* a directory or a dangling link named *.blob */
       continue;
     }
-    if (r->nfiles == cap) {
-      size_t ncap = cap ? cap * 2 : 64;
-      char **nf = realloc(r->files, ncap * sizeof(*nf));
-      if (nf == NULL) {
-        free(path);
+    int grown = WP_GROW(&r->files, &cap, r->nfiles + 1, WP_REPLAY_MAX_FILES);
+    if (grown != WP_GROW_OK) {
+      free(path);
+      if (grown == WP_GROW_NOMEM)
         goto nomem;
-      }
-      r->files = nf;
-      cap = ncap;
+      closedir(d);
+      snprintf(errbuf, errlen,
+               "%s: more than %zu *.blob files in the capture directory", dir,
+               (size_t)WP_REPLAY_MAX_FILES);
+      replay_destroy(&r->base);
+      return NULL;
     }
     r->files[r->nfiles++] = path;
   }

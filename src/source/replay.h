@@ -16,6 +16,8 @@
 
 /* Largest blob or names file the replay source reads. */
 #define WP_REPLAY_MAX_BYTES ((size_t)256 * 1024 * 1024)
+/* Most *.blob files a capture directory may hold. */
+#define WP_REPLAY_MAX_FILES 1000000
 
 /* Open the capture directory `dir`. After the last blob, collect starts
  * again with the first when `loop`, else it returns WP_SOURCE_END (and keeps

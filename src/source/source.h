@@ -14,20 +14,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wp_error.h"
+
 typedef struct wp_buffer {
   uint8_t *data;
   size_t len; /* bytes of the current content */
   size_t cap; /* bytes allocated */
 } wp_buffer;
 
-/* Grow to at least `cap` bytes (keeps content). 0 on success, -1 on ENOMEM. */
+/* The largest buffer a source grows: far above any performance-data blob
+ * or name table, a bound on a peer or registry that keeps asking for more. */
+#define WP_BUFFER_MAX_BYTES ((size_t)1024 * 1024 * 1024)
+
+/* Grow to at least `cap` bytes (keeps content; doubling, wp_grow.h). 0 on
+ * success, -1 without memory or above WP_BUFFER_MAX_BYTES. */
 int wp_buffer_reserve(wp_buffer *buf, size_t cap);
 void wp_buffer_free(wp_buffer *buf);
 void wp_buffer_swap(wp_buffer *a, wp_buffer *b);
 
 typedef enum wp_source_status {
   WP_SOURCE_OK = 0,
-  WP_SOURCE_ERROR = -1, /* this interval failed; errbuf says why; retry later */
+  WP_SOURCE_ERROR = -1, /* this interval failed; err says why; retry later */
   WP_SOURCE_END = 1,    /* a replay that does not loop has no more samples */
 } wp_source_status;
 
@@ -53,10 +60,9 @@ struct wp_source {
   /* One performance-data blob for `query` (an object index list such as
    * "238 2 4", or "Global") into *out. */
   wp_source_status (*collect)(wp_source *src, const char *query, wp_buffer *out,
-                              char *errbuf, size_t errlen);
+                              wp_error *err);
   /* The English Counter name table, REG_MULTI_SZ UTF-16LE bytes, into *out. */
-  wp_source_status (*names)(wp_source *src, wp_buffer *out, char *errbuf,
-                            size_t errlen);
+  wp_source_status (*names)(wp_source *src, wp_buffer *out, wp_error *err);
   /* Close and free the source. */
   void (*destroy)(wp_source *src);
   /* Optional, NULL when the source cannot tell: the kind of the last
@@ -75,5 +81,10 @@ wp_source_fault wp_source_last_fault(const wp_source *src);
 const char *wp_source_fault_name(wp_source_fault fault);
 /* src->names_changed, false for a source without it. */
 bool wp_source_names_changed(wp_source *src);
+
+/* For a source whose steps still write into a char buffer: st, with the
+ * buffer's message in err when st is WP_SOURCE_ERROR. */
+wp_source_status wp_source_fail_buf(wp_source_status st, const char *errbuf,
+                                    wp_error *err);
 
 #endif

@@ -15,9 +15,19 @@
 static char err[1024];
 
 static int parse(const char *text, wp_counter_list *list) {
-  err[0] = '\0';
-  return wp_counters_parse("t.yaml", text, strlen(text), list, err,
-                           sizeof(err));
+  wp_error e;
+  wp_error_clear(&e);
+  int rc = wp_counters_parse("t.yaml", text, strlen(text), list, &e);
+  snprintf(err, sizeof(err), "%s", e.message);
+  return rc;
+}
+
+static int load(const char *path, wp_counter_list *list) {
+  wp_error e;
+  wp_error_clear(&e);
+  int rc = wp_counters_load(path, list, &e);
+  snprintf(err, sizeof(err), "%s", e.message);
+  return rc;
 }
 
 /* The error starts with `where` ("t.yaml:L:C: ") and contains `what`. */
@@ -167,7 +177,7 @@ static void test_file(void) {
   fputs("- \\System\\Processes\n- path: \\A\n", f);
   fclose(f);
   wp_counter_list list;
-  int rc = wp_counters_load(path, &list, err, sizeof(err));
+  int rc = load(path, &list);
   IS_INT(rc, -1, "file with a bad path rejected");
   char want[300];
   snprintf(want, sizeof(want), "%s:2:11: bad counter path", path);
@@ -177,13 +187,13 @@ static void test_file(void) {
   f = fopen(path, "w");
   fputs("- \\System\\Processes\n", f);
   fclose(f);
-  rc = wp_counters_load(path, &list, err, sizeof(err));
+  rc = load(path, &list);
   IS_INT(rc, 0, "good file loads");
   IS_INT(list.count, 1, "one entry");
   wp_counters_free(&list);
   unlink(path);
 
-  rc = wp_counters_load(path, &list, err, sizeof(err));
+  rc = load(path, &list);
   IS_INT(rc, -1, "missing file rejected");
   snprintf(want, sizeof(want), "%s: cannot open: ", path);
   if (!OK(strncmp(err, want, strlen(want)) == 0, "missing file named"))
@@ -199,7 +209,7 @@ static void test_example(void) {
   char path[1024];
   snprintf(path, sizeof(path), "%s/conf/winperf.yaml", top);
   wp_counter_list list;
-  int rc = wp_counters_load(path, &list, err, sizeof(err));
+  int rc = load(path, &list);
   if (!OK(rc == 0, "conf/winperf.yaml loads"))
     tap_diag("  error: %s", err);
   IS_INT(list.count, 18, "conf/winperf.yaml: 18 entries");

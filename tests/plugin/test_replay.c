@@ -34,10 +34,27 @@ static char *content(const wp_buffer *b) {
   return s;
 }
 
+/* The source's calls with the message copied into err. */
+static wp_source_status collect_err(wp_source *s, const char *q, wp_buffer *b) {
+  wp_error e;
+  wp_error_clear(&e);
+  wp_source_status st = s->collect(s, q, b, &e);
+  snprintf(err, sizeof(err), "%s", e.message);
+  return st;
+}
+
+static wp_source_status names_err(wp_source *s, wp_buffer *b) {
+  wp_error e;
+  wp_error_clear(&e);
+  wp_source_status st = s->names(s, b, &e);
+  snprintf(err, sizeof(err), "%s", e.message);
+  return st;
+}
+
 static void collect_expect(wp_source *src, wp_buffer *b, const char *want,
                            const char *name) {
   err[0] = '\0';
-  wp_source_status st = src->collect(src, "238 2", b, err, sizeof(err));
+  wp_source_status st = collect_err(src, "238 2", b);
   IS_INT(st, WP_SOURCE_OK, "%s: collect ok", name);
   IS_STR(content(b), want, "%s: content", name);
 }
@@ -87,7 +104,7 @@ static void test_order_and_loop(void) {
   collect_expect(s, &b, "B", "fourth: b.blob");
   collect_expect(s, &b, "TEN", "loop: 10.blob again");
   OK(b.data == data, "buffer reused, not reallocated");
-  wp_source_status st = s->names(s, &b, err, sizeof(err));
+  wp_source_status st = names_err(s, &b);
   IS_INT(st, WP_SOURCE_OK, "names ok");
   IS_STR(content(&b), "NAMES", "names content");
   snprintf(want, sizeof(want), "%s/names.multisz", dir);
@@ -96,13 +113,13 @@ static void test_order_and_loop(void) {
 
   s = wp_replay_open(dir, false, err, sizeof(err));
   for (int i = 0; i < 4; i++) {
-    st = s->collect(s, "", &b, err, sizeof(err));
+    st = collect_err(s, "", &b);
     IS_INT(st, WP_SOURCE_OK, "no loop: blob %d", i + 1);
   }
   IS_STR(content(&b), "B", "no loop: last blob read");
-  st = s->collect(s, "", &b, err, sizeof(err));
+  st = collect_err(s, "", &b);
   IS_INT(st, WP_SOURCE_END, "no loop: END after the last blob");
-  st = s->collect(s, "", &b, err, sizeof(err));
+  st = collect_err(s, "", &b);
   IS_INT(st, WP_SOURCE_END, "no loop: END stays");
   s->destroy(s);
   wp_buffer_free(&b);
@@ -116,7 +133,7 @@ static void test_read_errors(void) {
   unlink(path); /* vanished after the scan */
   collect_expect(s, &b, "TEN", "before the vanished file");
   err[0] = '\0';
-  wp_source_status st = s->collect(s, "", &b, err, sizeof(err));
+  wp_source_status st = collect_err(s, "", &b);
   IS_INT(st, WP_SOURCE_ERROR, "vanished blob: error");
   char want[160];
   snprintf(want, sizeof(want), "%s: cannot open: ", path);
@@ -125,7 +142,7 @@ static void test_read_errors(void) {
 
   snprintf(path, sizeof(path), "%s/names.multisz", dir);
   unlink(path);
-  st = s->names(s, &b, err, sizeof(err));
+  st = names_err(s, &b);
   IS_INT(st, WP_SOURCE_ERROR, "missing names.multisz: error");
   snprintf(want, sizeof(want), "%s: cannot open: ", path);
   OK(strncmp(err, want, strlen(want)) == 0, "names error names the file: %s",
@@ -140,13 +157,13 @@ static void test_read_errors(void) {
   close(fd);
   write_file("0.blob", "");
   s = wp_replay_open(dir, false, err, sizeof(err));
-  st = s->collect(s, "", &b, err, sizeof(err));
+  st = collect_err(s, "", &b);
   IS_INT(st, WP_SOURCE_OK, "empty blob reads");
   IS_INT(b.len, 0, "empty blob: 0 bytes");
   collect_expect(s, &b, "TEN", "10.blob");
   collect_expect(s, &b, "A", "a.blob");
   collect_expect(s, &b, "B", "b.blob");
-  st = s->collect(s, "", &b, err, sizeof(err));
+  st = collect_err(s, "", &b);
   IS_INT(st, WP_SOURCE_ERROR, "oversized blob: error");
   snprintf(want, sizeof(want), "%s: larger than the 256 MiB limit", path);
   IS_STR(err, want, "oversized blob: says so");

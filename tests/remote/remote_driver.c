@@ -68,11 +68,12 @@ static int write_file(const char *path, const uint8_t *data, size_t len) {
 
 static void fetch(wp_source *src, const char *query, const char *file) {
   wp_buffer buf = {0};
-  char err[1024];
-  wp_source_status st = query ? src->collect(src, query, &buf, err, sizeof(err))
-                              : src->names(src, &buf, err, sizeof(err));
+  wp_error err;
+  wp_error_clear(&err);
+  wp_source_status st = query ? src->collect(src, query, &buf, &err)
+                              : src->names(src, &buf, &err);
   if (st != WP_SOURCE_OK) {
-    printf("error %d %s\n", wp_remote_last_error(src), err);
+    printf("error %d %s\n", wp_remote_last_error(src), err.message);
   } else if (write_file(file, buf.data, buf.len) != 0) {
     printf("error -2 cannot write %s\n", file);
   } else {
