@@ -123,9 +123,9 @@ static int parse_args(int argc, char **argv, doctor *d) {
  * allowed). */
 static bool load_counters(doctor *d) {
 #ifdef WINPERF_YAML
-  char err[512];
-  if (wp_counters_load(d->counters_file, &d->list, err, sizeof err) != 0)
-    return cli_error("%s", err), false;
+  wp_error err;
+  if (wp_counters_load(d->counters_file, &d->list, &err) != 0)
+    return cli_error("%s", err.message), false;
   for (size_t i = 0; i < d->list.count; i++)
     if (!add_path(d, d->list.entries[i].path))
       return false;

@@ -74,17 +74,20 @@ cli_fetch cli_host_fetch(cli_host *h, const char *query, bool local_names,
   memset(state, 0, sizeof *state);
   state->remote = h->remote;
   wp_source_status st;
+  wp_error err;
+  wp_error_clear(&err);
   if (query != NULL)
-    st = h->src->collect(h->src, query, out, h->error, sizeof h->error);
+    st = h->src->collect(h->src, query, out, &err);
 #ifdef _WIN32
   else if (local_names)
-    st = wp_registry_names_local(h->src, out, h->error, sizeof h->error);
+    st = wp_registry_names_local(h->src, out, &err);
 #endif
   else
-    st = h->src->names(h->src, out, h->error, sizeof h->error);
+    st = h->src->names(h->src, out, &err);
   (void)local_names;
   if (st == WP_SOURCE_OK)
     return CLI_FETCHED;
+  snprintf(h->error, sizeof h->error, "%s", err.message);
   state->detail = h->error;
   cli_fetch f = classify(h, state);
   if (f == CLI_FETCH_FATAL)
