@@ -17,7 +17,7 @@
 # clocks Wine stamps within 1 % in the median of the intervals (the
 # expectations of tests/windows/wine.sh,
 # fixed by the provider's rates). The first sample of a process is skewed
-# under Wine (shared/notes/wine-mingw.md), so the first value is not checked.
+# under Wine (doc/wine.md), so the first value is not checked.
 #
 # Not part of `make check` (it needs the cross-built collectd, minutes to
 # build): run it by hand or with `make windows-test-collectd`... see

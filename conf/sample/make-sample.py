@@ -2,7 +2,7 @@
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 """Regenerate the bundled sample pair from the spec's hand-made test vector.
 
-sample1.blob is the 416-byte hex dump of spec section 1.8 typed in as is;
+sample1.blob is the 416-byte hex dump of format.md 1.8 typed in as is;
 sample2.blob is its "second sample": PerfTime100nSec + 10,000,000 and the
 PERF_100NSEC_TIMER value 12,500,000 (everything else identical).
 names.multisz is a REG_MULTI_SZ Counter table (UTF-16LE) for the indices
@@ -14,7 +14,7 @@ import os
 import struct
 import sys
 
-# Spec 1.8, verbatim.
+# format.md 1.8, verbatim.
 HEXDUMP = """
 0000: 50 00 45 00 52 00 46 00 01 00 00 00 01 00 00 00
 0010: 01 00 00 00 a0 01 00 00 60 00 00 00 02 00 00 00
@@ -45,10 +45,10 @@ HEXDUMP = """
 """
 
 # Where the second sample differs (offsets read off the dump above).
-PERF_TIME_100NS_AT = 0x48  # PERF_DATA_BLOCK.PerfTime100nSec (spec 1.2)
+PERF_TIME_100NS_AT = 0x48  # PERF_DATA_BLOCK.PerfTime100nSec (format.md 1.2)
 TIMER_VALUE_AT = 0x100     # object 2's counter block 0xf0 + CounterOffset 16
 
-# The names table: "1" / highest index first (spec 4.1), then the indices
+# The names table: "1" / highest index first (format.md 4.1), then the indices
 # the vector uses. Chosen for the demo; not Windows' own table.
 NAMES = [
     (1, "12"),

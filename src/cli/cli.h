@@ -73,7 +73,7 @@ bool cli_format_filetime(int64_t ticks, char *buf, size_t cap);
  * printed without validation). */
 void cli_format_systemtime(const uint16_t st[8], char *buf, size_t cap);
 
-/* CounterType as its spec 2.2 name, or "0x%08x" when unnamed. */
+/* CounterType as its format.md 2.2 name, or "0x%08x" when unnamed. */
 const char *cli_type_name(uint32_t type, char *buf, size_t cap);
 
 /* Options shared by the subcommands: put CLI_COMMON_LONGOPTS in the

@@ -1,8 +1,9 @@
 /* collectd-winperf: `winperf dump`: everything a V1 blob holds.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Header (spec 1.2), objects with their NumInstances meaning (1.5), counter
- * definitions, instances under their full PDH names (1.4) and raw values.
+ * Header (format.md 1.2), objects with their NumInstances meaning (1.5),
+ * counter definitions, instances under their full PDH names (1.4) and raw
+ * values.
  */
 #include "cli.h"
 #include "commands.h"
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Spec 1.5. */
+/* format.md 1.5. */
 static const char *num_instances_meaning(int32_t n) {
   if (n == -1)
     return "single instance";
@@ -33,7 +34,7 @@ static const char *index_name(const pd_names *names, uint32_t index) {
 }
 
 /* The parent instance's full name (svchost#1), when the parent object and
- * instance are in this blob (spec 1.4), else NULL. */
+ * instance are in this blob (format.md 1.4), else NULL. */
 static const char *parent_name(pd_snapshot *snap, const pd_instance *inst) {
   if (inst->parent_object == 0)
     return NULL;
@@ -155,7 +156,7 @@ static void dump_text(FILE *out, const char *file, size_t len,
 
 /* ---------------------------------------------------------------- JSON */
 
-/* The PERF_DATA_BLOCK's fields (spec 1.2). */
+/* The PERF_DATA_BLOCK's fields (format.md 1.2). */
 static void json_header(json_writer *w, const pd_header *h) {
   char buf[64];
   json_begin_object(w);

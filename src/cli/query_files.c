@@ -1,9 +1,9 @@
 /* collectd-winperf: `winperf query` over one or two blob files.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Paths (spec 4.2) go into one pd_selection, evaluated over one or two
+ * Paths (format.md 4.2) go into one pd_selection, evaluated over one or two
  * decoded blobs: with one blob only one-sample types have a value, the
- * others report "first-sample" (spec 3.1). Results go to the one printer
+ * others report "first-sample" (format.md 3.1). Results go to the one printer
  * (results.c).
  */
 #include "cli.h"

@@ -1,8 +1,8 @@
-/* collectd-winperf: formatted counter values (spec 3).
+/* collectd-winperf: formatted counter values (format.md 3).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The formula is chosen per named type (spec 2.2/3), as PDH does; the time
- * base (D, F) always comes from the time-base bits (spec 2.1), so
+ * The formula is chosen per named type (format.md 2.2/3), as PDH does; the time
+ * base (D, F) always comes from the time-base bits (format.md 2.1), so
  * ELAPSED_TIME and AVERAGE_TIMER follow the same rule as the timers.
  *
  * Raw values are unsigned and clocks signed 64-bit: every difference is
@@ -10,7 +10,7 @@
  * values, never in double, which loses exactness above 2^53), then
  * converted.
  *
- * Order of the checks when several apply (spec 3.1 does not rank them):
+ * Order of the checks when several apply (format.md 3.1 does not rank them):
  * unknown type, not numeric, missing base, first sample, zero frequency
  * (a property of the producer, so it is named even when the interval is
  * also bad), negative counter/base delta, then time delta <= 0.
@@ -18,7 +18,7 @@
 #include "pd_internal.h"
 #include "type_props.h"
 
-/* Spec 2.1 fields the formulas need. */
+/* format.md 2.1 fields the formulas need. */
 #define TIMEBASE_MASK 0x300000u
 #define TIMEBASE_TICK 0x000000u
 #define TIMEBASE_100NS 0x100000u
@@ -26,7 +26,7 @@
 #define DISPLAY_MASK 0xF0000000u
 #define DISPLAY_PERCENT 0x20000000u
 
-/* 100NS time base: PerfTime100nSec counts 1e7 per second (spec 2.1). */
+/* 100NS time base: PerfTime100nSec counts 1e7 per second (format.md 2.1). */
 #define FREQ_100NS INT64_C(10000000)
 
 /* D and F of a sample per the type's time-base bits. False for the one
@@ -98,7 +98,7 @@ static pd_value_status rate_inputs(uint32_t type, const pd_sample *older,
   return delta_time(d0, d1, dd);
 }
 
-/* Which sample's fields a type reads (spec 3 table). */
+/* Which sample's fields a type reads (format.md 3 table). */
 static bool uses_older_base(uint32_t type) {
   /* dB: the sample fraction, the averages and the PRECISION timestamp;
    * MULTI types read only B1. */
@@ -115,7 +115,7 @@ static bool uses_older_base(uint32_t type) {
   }
 }
 
-/* One function per row of the spec 3 table, each given a named, numeric
+/* One function per row of the format.md 3 table, each given a named, numeric
  * type of its row whose samples are present. */
 
 /* dN / (dD / F): COUNTER_COUNTER, COUNTER_BULK_COUNT, SAMPLE_COUNTER. */
@@ -129,7 +129,7 @@ static pd_value_status per_second(uint32_t type, const pd_sample *o,
 }
 
 /* dN / dD: the QUEUELEN types; 100NS_QUEUELEN too has no time-base factor
- * (spec 3.2). */
+ * (format.md 3.2). */
 static pd_value_status queue_length(uint32_t type, const pd_sample *o,
                                     const pd_sample *n, double *v) {
   double dn = 0, dd = 0;
@@ -140,7 +140,7 @@ static pd_value_status queue_length(uint32_t type, const pd_sample *o,
 }
 
 /* 100 dN / dD: COUNTER_TIMER, 100NSEC_TIMER and OBJ_TIME_TIMER, the last
- * on the object's clock as PDH (spec 3.2). */
+ * on the object's clock as PDH (format.md 3.2). */
 static pd_value_status timer(uint32_t type, const pd_sample *o,
                              const pd_sample *n, double *v) {
   double dn = 0, dd = 0;
@@ -161,8 +161,8 @@ static pd_value_status timer_inv(uint32_t type, const pd_sample *o,
 }
 
 /* 100 (dN / dD) / B1: 100NSEC_MULTI_TIMER, and COUNTER_MULTI_TIMER unless
- * the MSDN sample's 100 (dN / (dD / F)) / B1 is asked for (spec 3.2: that
- * F applies to COUNTER_MULTI_TIMER only). Multi count 0: 0 (spec 3.1). */
+ * the MSDN sample's 100 (dN / (dD / F)) / B1 is asked for (format.md 3.2: that
+ * F applies to COUNTER_MULTI_TIMER only). Multi count 0: 0 (format.md 3.1). */
 static pd_value_status multi_timer(uint32_t type, const pd_sample *o,
                                    const pd_sample *n,
                                    const pd_calc_options *opt, double *v) {
@@ -177,8 +177,9 @@ static pd_value_status multi_timer(uint32_t type, const pd_sample *o,
   return st;
 }
 
-/* 100 (B1 - dN / dD), not divided by B1 (spec 3.2): COUNTER_MULTI_TIMER_INV,
- * 100NSEC_MULTI_TIMER_INV. Multi count 0: 0 (spec 3.1). */
+/* 100 (B1 - dN / dD), not divided by B1 (format.md 3.2):
+ * COUNTER_MULTI_TIMER_INV, 100NSEC_MULTI_TIMER_INV. Multi count 0: 0
+ * (format.md 3.1). */
 static pd_value_status multi_timer_inv(uint32_t type, const pd_sample *o,
                                        const pd_sample *n, double *v) {
   double dn = 0, dd = 0;
@@ -198,7 +199,7 @@ static pd_value_status base_deltas(const pd_sample *o, const pd_sample *n,
   return st;
 }
 
-/* 100 dN / dB: SAMPLE_FRACTION. dB 0, no operations: 0 (spec 3.1). */
+/* 100 dN / dB: SAMPLE_FRACTION. dB 0, no operations: 0 (format.md 3.1). */
 static pd_value_status sample_fraction(const pd_sample *o, const pd_sample *n,
                                        double *v) {
   double dn = 0, db = 0;
@@ -208,7 +209,7 @@ static pd_value_status sample_fraction(const pd_sample *o, const pd_sample *n,
   return st;
 }
 
-/* 100 N1 / B1: RAW_FRACTION, LARGE_RAW_FRACTION. B1 0: 0 (spec 3.1). */
+/* 100 N1 / B1: RAW_FRACTION, LARGE_RAW_FRACTION. B1 0: 0 (format.md 3.1). */
 static pd_value_status raw_fraction(const pd_sample *n, double *v) {
   if (n->base != 0)
     *v = 100.0 * (double)n->value / (double)n->base;
@@ -216,7 +217,7 @@ static pd_value_status raw_fraction(const pd_sample *n, double *v) {
 }
 
 /* (dN / F) / dB: AVERAGE_TIMER, F of its time base (TICK: block PerfFreq,
- * spec 3). dB 0: 0 (spec 3.1). */
+ * format.md 3). dB 0: 0 (format.md 3.1). */
 static pd_value_status average_timer(uint32_t type, const pd_sample *o,
                                      const pd_sample *n, double *v) {
   double dn = 0, db = 0, f = 0;
@@ -229,7 +230,7 @@ static pd_value_status average_timer(uint32_t type, const pd_sample *o,
   return st;
 }
 
-/* dN / dB: AVERAGE_BULK. dB 0: 0 (spec 3.1). */
+/* dN / dB: AVERAGE_BULK. dB 0: 0 (format.md 3.1). */
 static pd_value_status average_bulk(const pd_sample *o, const pd_sample *n,
                                     double *v) {
   double dn = 0, db = 0;
@@ -255,7 +256,7 @@ static pd_value_status elapsed_time(uint32_t type, const pd_sample *n,
 }
 
 /* 100 dN / dD: the PRECISION timers, D the PRECISION_TIMESTAMP in the base
- * field; it not advancing is a time delta <= 0 (spec 3.1), not a negative
+ * field; it not advancing is a time delta <= 0 (format.md 3.1), not a negative
  * base. */
 static pd_value_status precision_timer(const pd_sample *o, const pd_sample *n,
                                        double *v) {
@@ -270,7 +271,7 @@ static pd_value_status precision_timer(const pd_sample *o, const pd_sample *n,
 }
 
 /* The formula of one named, numeric type whose samples are present: the
- * rows of the spec 3 table, in its order. */
+ * rows of the format.md 3 table, in its order. */
 static pd_value_status formula(uint32_t type, const pd_sample *o,
                                const pd_sample *n, const pd_calc_options *opt,
                                double *v) {
@@ -362,7 +363,7 @@ pd_value_status pd_compute_props(uint32_t type, pd_type_props props,
   if (st != PD_VALUE_OK)
     return st;
   if (v < 0)
-    v = 0; /* only the inverse timers can get here (spec 3.1: clamp) */
+    v = 0; /* only the inverse timers can get here (format.md 3.1: clamp) */
   if (opt->cap100 && (type & DISPLAY_MASK) == DISPLAY_PERCENT && v > 100)
     v = 100;
   if (value)

@@ -1,15 +1,15 @@
-/* collectd-winperf: CounterType names and classification (spec 2).
+/* collectd-winperf: CounterType names and classification (format.md 2).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The classification functions read the bit fields of spec 2.1 (as winperf.h
- * composes the types), so they give a sensible answer for unnamed types too;
- * only pd_type_name (and through it pd_compute's "unknown type" status) is
- * limited to the types spec 2.2 names.
+ * The classification functions read the bit fields of format.md 2.1 (as
+ * winperf.h composes the types), so they give a sensible answer for unnamed
+ * types too; only pd_type_name (and through it pd_compute's "unknown type"
+ * status) is limited to the types format.md 2.2 names.
  */
 #include "pd_internal.h"
 #include "type_props.h"
 
-/* Spec 2.1 bit fields (winperf.h names without the PERF_ prefix). */
+/* format.md 2.1 bit fields (winperf.h names without the PERF_ prefix). */
 enum {
   PDT_SIZE_MASK = 0x300u,
   PDT_SIZE_ZERO = 0x200u,
@@ -27,7 +27,7 @@ enum {
   PDT_HISTOGRAM_FLAG = 0x80000000u, /* PERF_COUNTER_HISTOGRAM_TYPE */
 };
 
-/* Spec 2.2, in its order: a switch, so the lookup is O(1) (pd_compute asks
+/* format.md 2.2, in its order: a switch, so the lookup is O(1) (pd_compute asks
  * per value). PERF_PRECISION_TIMESTAMP is the same value as
  * PERF_LARGE_RAW_BASE: winperf.h defines it as an alias, so the value is
  * named after the base type it really is. */
@@ -84,7 +84,7 @@ const char *pd_type_name(uint32_t type) {
 #undef PD_TYPE_CASE
 
 bool pd_type_is_base(uint32_t type) {
-  /* Spec 2.1: the subtype must be compared whole; testing the BASE bits
+  /* format.md 2.1: the subtype must be compared whole; testing the BASE bits
    * alone (t & 0x30000) == 0x30000 also matches PRECISION (0x70000). */
   return (type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
          (type & PDT_SUBTYPE_MASK) == PDT_COUNTER_BASE;
@@ -105,8 +105,8 @@ bool pd_type_is_displayable(uint32_t type) {
 }
 
 bool pd_type_needs_two_samples(uint32_t type) {
-  /* Spec 3: the delta bits, plus the two averages, which carry no delta bit
-   * in their value but are computed from differences (dN / dB). */
+  /* format.md 3: the delta bits, plus the two averages, which carry no delta
+   * bit in their value but are computed from differences (dN / dB). */
   return (type & (PDT_DELTA_COUNTER | PDT_DELTA_BASE)) != 0 ||
          type == PD_AVERAGE_TIMER || type == PD_AVERAGE_BULK;
 }
@@ -116,7 +116,7 @@ bool pd_type_needs_base(uint32_t type) {
     return false;
   uint32_t sub = type & PDT_SUBTYPE_MASK;
   /* Fractions and averages divide by a base counter, MULTI types by their
-   * item count, PRECISION timers by their PRECISION_TIMESTAMP (spec 3). */
+   * item count, PRECISION timers by their PRECISION_TIMESTAMP (format.md 3). */
   return sub == PDT_COUNTER_FRACTION || sub == PDT_COUNTER_PRECISION ||
          (type & PDT_MULTI_COUNTER) != 0;
 }
@@ -128,7 +128,7 @@ bool pd_type_is_monotonic(uint32_t type) {
    * accumulators, every TIMER (tick, 100ns, object, inverse, multi),
    * the PRECISION timers and COUNTER_DELTA/LARGE_DELTA (their raw value is a
    * running count; only the display is per interval). Their raw values only
-   * grow, a drop being a reset (spec 3.1), so raw mode can hand them to
+   * grow, a drop being a reset (format.md 3.1), so raw mode can hand them to
    * collectd as DERIVE. Not monotonic in that sense: raw counts (gauges),
    * fractions and averages (SAMPLE_FRACTION has DELTA_BASE too: the
    * numerator means nothing without its base), bases, elapsed time (a start

@@ -1,7 +1,7 @@
-/* collectd-winperf: the V1 blob decoder (spec section 1).
+/* collectd-winperf: the V1 blob decoder (format.md 1).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Walks a PERF_DATA_BLOCK as spec 1.3 describes, validating every offset,
+ * Walks a PERF_DATA_BLOCK as format.md 1.3 describes, validating every offset,
  * length and count before it is used, and records where each object,
  * counter definition, instance and counter block sits. Values and names are
  * read from the blob later, on demand (sample.c, instance_names.c), so a
@@ -99,7 +99,7 @@ static bool all_zero(const uint8_t *p, size_t n) {
   return true;
 }
 
-/* Counter sizes: numeric types read exactly 4 or 8 bytes (spec 1.3); text,
+/* Counter sizes: numeric types read exactly 4 or 8 bytes (format.md 1.3); text,
  * zero-size and variable-length types may have any size. */
 static bool counter_size_ok(uint32_t type, uint32_t size) {
   uint32_t size_field = type & 0x300u, type_field = type & 0xC00u;
@@ -126,7 +126,7 @@ static pd_status decode_header(pd_snapshot *snap, pd_error *err) {
   else
     return pd_error_set(err, PD_E_SIGNATURE, 0,
                         "offset 0x0: signature is not \"PERF\" in UTF-16");
-  /* Spec 1.7: the signature decides; the flag must agree. */
+  /* format.md 1.7: the signature decides; the flag must agree. */
   uint32_t little = wire_ld32(b, PERF_DATA_BLOCK_LittleEndian);
   if (little != (b->big_endian ? 0u : 1u))
     return pd_error_set(err, PD_E_BYTE_ORDER, PERF_DATA_BLOCK_LittleEndian,
@@ -174,7 +174,7 @@ static pd_status decode_header(pd_snapshot *snap, pd_error *err) {
   return PD_OK;
 }
 
-/* Definitions of object `o` (spec 1.2/1.3); *max_end gets the largest
+/* Definitions of object `o` (format.md 1.2/1.3); *max_end gets the largest
  * CounterOffset + CounterSize, which every counter block must cover. */
 static pd_status decode_definitions(pd_snapshot *snap, size_t o,
                                     uint32_t header_len, uint32_t def_len,
@@ -253,7 +253,7 @@ static pd_status decode_block(const wire_bytes *b, size_t p, size_t obj_end,
 }
 
 /* The name of the instance at p (ByteLength byte_len, NameOffset name_off,
- * NameLength name_len) must lie inside the instance (spec 1.2). */
+ * NameLength name_len) must lie inside the instance (format.md 1.2). */
 static pd_status decode_instance_name(size_t p, uint32_t byte_len,
                                       uint32_t name_off, uint32_t name_len,
                                       pd_instance *in, pd_error *err) {
@@ -323,7 +323,7 @@ typedef struct object_head {
   int32_t num_instances;
 } object_head;
 
-/* Spec 1.3: the three lengths nest inside the bytes left, and the counts
+/* format.md 1.3: the three lengths nest inside the bytes left, and the counts
  * fit the bytes they describe. */
 static pd_status check_object(const wire_bytes *b, size_t o, size_t left,
                               const pd_decode_limits *lim, object_head *h,
@@ -435,7 +435,7 @@ static pd_status decode_object(pd_snapshot *snap, size_t o, uint32_t k,
   size_t left = b->len - o;
   *stop = false;
   if (left < PERF_OBJECT_TYPE_SIZE) {
-    /* Spec 1.3 stops here; zero bytes are padding (Samba pads its reply),
+    /* format.md 1.3 stops here; zero bytes are padding (Samba pads its reply),
      * anything else is an object cut short. */
     if (all_zero(b->data + o, left)) {
       *stop = true;
@@ -516,14 +516,14 @@ pd_status pd_decode(pd_snapshot *snap, const uint8_t *data, size_t len,
   if (s != PD_OK)
     return s;
 
-  /* Spec 1.3: NumObjectTypes may overstate what is present; stop at the
-   * end of the data. Samba's TotalByteLength omits the header (spec 6), so
+  /* format.md 1.3: NumObjectTypes may overstate what is present; stop at the
+   * end of the data. Samba's TotalByteLength omits the header (format.md 6), so
    * the bytes actually returned bound the walk, not TotalByteLength. */
   size_t o = snap->header.header_length;
   for (uint32_t k = 0; k < snap->header.num_object_types && o < len; k++) {
     bool stop = false;
     size_t next = o;
-    /* NumObjectTypes may overstate (spec 1.3): the limit counts the
+    /* NumObjectTypes may overstate (format.md 1.3): the limit counts the
      * objects actually present. */
     if (k >= lim->max_objects) {
       s = pd_error_set(err, PD_E_LIMIT, o, "offset 0x%zx: more than %u objects",

@@ -64,7 +64,7 @@ typedef enum pd_names_problem {
   PD_NAMES_CONSISTENT = 0,
   PD_NAMES_EMPTY,         /* no pair at all */
   PD_NAMES_DUPLICATE,     /* one index, two different names */
-  PD_NAMES_ODD_INDEX,     /* Counter indices are even (spec 4.1); or 0 */
+  PD_NAMES_ODD_INDEX,     /* Counter indices are even (format.md 4.1); or 0 */
   PD_NAMES_LAST_BELOW,    /* the "1" pair below an index in use */
   PD_NAMES_MISSING_INDEX, /* an object of the answer unnamed */
 } pd_names_problem;
@@ -97,7 +97,7 @@ typedef struct pd_diagnosis {
   const char *suggestions[PD_DIAG_MAX_SUGGESTIONS];
 } pd_diagnosis;
 
-/* Diagnose counter path `path` (PDH syntax, spec 4.2) against `names` (may
+/* Diagnose counter path `path` (PDH syntax, format.md 4.2) against `names` (may
  * be NULL: only numeric paths resolve) and the decoded `answer` (may be
  * NULL when src says the source failed). src may be NULL: it answered.
  * PD_E_PATH for a path that does not parse (err says where), PD_E_NOMEM,

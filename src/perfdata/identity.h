@@ -1,5 +1,5 @@
 /* collectd-winperf: which process or thread an instance is, and pairing
- * instances across samples by it (spec 1.4, "Pairing").
+ * instances across samples by it (format.md 1.4, "Pairing").
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * PDH pairs instances of two samples by full name ("w3wp#1"). When w3wp#1

@@ -1,4 +1,4 @@
-/* collectd-winperf: instance names as PDH shows them (spec 1.4).
+/* collectd-winperf: instance names as PDH shows them (format.md 1.4).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Names are converted to UTF-8 only for objects someone asks about, once
@@ -135,8 +135,8 @@ static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
 }
 
 /* parent "/" name: the parent is instance ParentObjectInstance of the
- * object whose index is ParentObjectTitleIndex (spec 1.4). A reference to a
- * missing parent leaves the plain name. */
+ * object whose index is ParentObjectTitleIndex (format.md 1.4). A reference to
+ * a missing parent leaves the plain name. */
 typedef struct parent_cache {
   uint32_t index; /* ParentObjectTitleIndex looked up last */
   const pd_object *object;

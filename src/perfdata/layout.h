@@ -4,7 +4,7 @@
  * Byte offsets from the start of each structure, named STRUCTURE_Field as
  * the Windows headers name them, and each structure's fixed size. The
  * title "pointer" fields are 4 bytes on the wire on x86 and x64 alike.
- * Layouts: spec 1.2 (V1) and spec 5 (V2).
+ * Layouts: format.md 1.2 (V1) and format.md 5 (V2).
  */
 #ifndef PD_LAYOUT_H
 #define PD_LAYOUT_H
@@ -74,7 +74,7 @@ enum {
   PERF_COUNTER_BLOCK_SIZE = 4,
 };
 
-/* Spec 3: a PERF_MULTI_COUNTER without a MULTI_BASE definition keeps its
+/* format.md 3: a PERF_MULTI_COUNTER without a MULTI_BASE definition keeps its
  * item count in the DWORD after its 8-byte value. */
 enum { PERF_MULTI_COUNTER_Count = 8 };
 

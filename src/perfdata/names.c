@@ -1,5 +1,5 @@
 /* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
- * collectd-winperf: Counter/Help name tables (spec 4.1).
+ * collectd-winperf: Counter/Help name tables (format.md 4.1).
  *
  * A table is a REG_MULTI_SZ of UTF-16LE strings in pairs: decimal index, then
  * name. Indices reach 2^32, so nothing is sized by an index value: the pairs
@@ -7,10 +7,10 @@
  * case-folded names sit in an open-addressing hash table, each with the
  * ascending run of indices it has (pd_names_lookup).
  *
- * Tolerated (Samba serves the tables as REG_BINARY, spec 6): an odd trailing
- * byte, a missing final empty string or NUL, and an index with no name at the
- * very end (ignored). When an index appears twice, pd_names_get returns the
- * later name, as PDH and .NET do (they fill an array/dictionary in order).
+ * Tolerated (Samba serves the tables as REG_BINARY, format.md 6): an odd
+ * trailing byte, a missing final empty string or NUL, and an index with no name
+ * at the very end (ignored). When an index appears twice, pd_names_get returns
+ * the later name, as PDH and .NET do (they fill an array/dictionary in order).
  */
 #include "pd_internal.h"
 
@@ -276,7 +276,8 @@ pd_status pd_names_parse(const uint8_t *multisz, size_t len, pd_names **out,
       break; /* an index with no name at the end: ignored */
     u = name_at + name_units + 1;
 
-    /* Spec 4.1: the Counter table's first pair is "1", "<highest index>". */
+    /* format.md 4.1: the Counter table's first pair is "1", "<highest index>".
+     */
     uint32_t highest;
     if (first && index == 1 && text_u32(dst, n, &highest)) {
       nm->last_index = highest;

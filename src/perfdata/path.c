@@ -1,5 +1,5 @@
 /* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
- * collectd-winperf: counter paths (spec 4.2), wildcard matching and
+ * collectd-winperf: counter paths (format.md 4.2), wildcard matching and
  * case-insensitive name comparison.
  *
  *   path     := [ "\\" machine ] "\" object [ "(" instance ")" ] "\" counter
@@ -158,7 +158,7 @@ static pd_status split_machine(path_scan *ps, const char **rest) {
   return PD_OK;
 }
 
-/* The counter is after the last '\' (spec 4.2), which must not be the one
+/* The counter is after the last '\' (format.md 4.2), which must not be the one
  * starting the object. */
 static pd_status split_counter(path_scan *ps, const char *rest) {
   size_t len = (size_t)(ps->end - ps->text);
@@ -203,7 +203,7 @@ static pd_status check_parentheses(const path_scan *ps) {
 }
 
 /* object [ "(" instance ")" ] between obj and the counter's '\': the object
- * runs to the first '(' (spec 4.2) and takes no wildcard. */
+ * runs to the first '(' (format.md 4.2) and takes no wildcard. */
 static pd_status split_object(path_scan *ps, const char *obj) {
   size_t mid_len = (size_t)(ps->last - obj);
   ps->open = find_char(obj, mid_len, '(');
@@ -223,7 +223,7 @@ static pd_status split_object(path_scan *ps, const char *obj) {
 }
 
 /* [ "#" index ] ending the instance name at inst: taken only when all
- * digits (spec 4.2), else '#' is part of the name; shortens *inst_len. */
+ * digits (format.md 4.2), else '#' is part of the name; shortens *inst_len. */
 static pd_status split_dup_index(path_scan *ps, const char *inst,
                                  size_t *inst_len) {
   const char *close = ps->close;
@@ -240,7 +240,7 @@ static pd_status split_dup_index(path_scan *ps, const char *inst,
 }
 
 /* instance := [ parent "/" ] name [ "#" index ], between the parentheses:
- * the parent is before the first '/' (spec 4.2). */
+ * the parent is before the first '/' (format.md 4.2). */
 static pd_status split_instance(path_scan *ps) {
   const char *inst = ps->open + 1;
   size_t inst_len = (size_t)(ps->close - inst);

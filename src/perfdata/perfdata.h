@@ -2,8 +2,8 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Portable C over byte buffers: no I/O, no collectd header, no Windows header,
- * no global mutable state. Spec references ("spec 1.3") point at
- * shared/spec/perfdata-format.md.
+ * no global mutable state. Section references ("format.md 1.3") point at
+ * doc/format.md, the format reference this code implements.
  *
  * The data's path through this header:
  *   blob bytes --pd_decode--> pd_snapshot            (decode.c)
@@ -29,7 +29,7 @@ extern "C" {
 typedef enum pd_status {
   PD_OK = 0,
   PD_E_TRUNCATED,     /* a structure runs past the bytes returned */
-  PD_E_SIGNATURE,     /* not "PERF" in UTF-16 (spec 1.2) */
+  PD_E_SIGNATURE,     /* not "PERF" in UTF-16 (format.md 1.2) */
   PD_E_BYTE_ORDER,    /* signature order and LittleEndian disagree (1.7) */
   PD_E_HEADER,        /* PERF_DATA_BLOCK field out of range */
   PD_E_OBJECT,        /* PERF_OBJECT_TYPE field out of range */
@@ -42,7 +42,7 @@ typedef enum pd_status {
   PD_E_NAMES_TABLE,   /* malformed REG_MULTI_SZ name table (4.1) */
   PD_E_PATH,          /* counter path syntax (4.2); offset = column */
   PD_E_ARGUMENT,      /* caller error */
-  PD_E_V2,            /* malformed V2 (PerfLib) data (spec 5) */
+  PD_E_V2,            /* malformed V2 (PerfLib) data (format.md 5) */
 } pd_status;
 
 typedef struct pd_error {
@@ -65,7 +65,7 @@ pd_status pd_error_set(pd_error *err, pd_status status, size_t offset,
 
 /* ----------------------------------------------------------- counter types */
 
-/* Spec 2.2. */
+/* format.md 2.2. */
 enum {
   PD_COUNTER_COUNTER = 0x10410400u,
   PD_COUNTER_TIMER = 0x20410500u,
@@ -109,13 +109,14 @@ enum {
   PD_PRECISION_TIMESTAMP = 0x40030500u, /* == PD_LARGE_RAW_BASE */
 };
 
-/* "PERF_COUNTER_COUNTER", ... or NULL for a value not in spec 2.2. */
+/* "PERF_COUNTER_COUNTER", ... or NULL for a value not in format.md 2.2. */
 const char *pd_type_name(uint32_t type);
-/* Spec 2.1: (t & 0xC00) == 0x400 && (t & 0xF0000) == 0x30000. */
+/* format.md 2.1: (t & 0xC00) == 0x400 && (t & 0xF0000) == 0x30000. */
 bool pd_type_is_base(uint32_t type);
 /* False for TEXT, NODATA, HISTOGRAM and base types (never shown alone). */
 bool pd_type_is_displayable(uint32_t type);
-/* Spec 3: DELTA_COUNTER or DELTA_BASE bit, or AVERAGE_TIMER/AVERAGE_BULK. */
+/* format.md 3: DELTA_COUNTER or DELTA_BASE bit, or AVERAGE_TIMER/AVERAGE_BULK.
+ */
 bool pd_type_needs_two_samples(uint32_t type);
 /* Needs the next definition as its base (fractions, averages, multi,
  * precision). */
@@ -126,7 +127,7 @@ bool pd_type_is_monotonic(uint32_t type);
 
 /* ------------------------------------------------------------ arithmetic */
 
-/* Why a counter has no value (or PD_VALUE_OK). Spec 3.1. */
+/* Why a counter has no value (or PD_VALUE_OK). format.md 3.1. */
 typedef enum pd_value_status {
   PD_VALUE_OK = 0,
   PD_VALUE_FIRST_SAMPLE,   /* two-sample type, no older sample (or instance new)
@@ -136,13 +137,13 @@ typedef enum pd_value_status {
   PD_VALUE_ZERO_FREQUENCY, /* the time base's frequency is 0 */
   PD_VALUE_NOT_NUMERIC,    /* text, nodata, histogram, base counter */
   PD_VALUE_NO_BASE,        /* the base counter the type needs is missing */
-  PD_VALUE_UNKNOWN_TYPE,   /* a CounterType spec 2.2 does not name */
+  PD_VALUE_UNKNOWN_TYPE,   /* a CounterType format.md 2.2 does not name */
 } pd_value_status;
 
 /* "ok", "first-sample", "negative-delta", ... (stable, used in JSON). */
 const char *pd_value_status_name(pd_value_status status);
 
-/* Spec 3.2: PERF_COUNTER_MULTI_TIMER is disputed. */
+/* format.md 3.2: PERF_COUNTER_MULTI_TIMER is disputed. */
 typedef enum pd_multi_timer_formula {
   /* 100 (dN / dD) / B1 — Server 2003 resource kit; a percentage when N
    * counts ticks. The default; unverified against Windows. */
@@ -169,7 +170,7 @@ typedef struct pd_sample {
   int64_t object_freq;     /* object PerfFreq */
 } pd_sample;
 
-/* Compute the formatted value of a counter of `type` (spec 3, 3.1).
+/* Compute the formatted value of a counter of `type` (format.md 3, 3.1).
  * `older` may be NULL (first sample). opt may be NULL for defaults.
  * Never divides by zero; on any status but OK, *value is left 0. */
 pd_value_status pd_compute(uint32_t type, const pd_sample *older,
@@ -207,7 +208,7 @@ typedef struct pd_object {
   uint32_t help_index;
   uint32_t detail_level;
   int32_t default_counter;
-  int32_t num_instances; /* as on the wire: -1, 0, n, -2, -3 (spec 1.5) */
+  int32_t num_instances; /* as on the wire: -1, 0, n, -2, -3 (format.md 1.5) */
   uint32_t code_page;    /* 0 = UTF-16 names */
   int64_t perf_time;     /* the object's own clock */
   int64_t perf_freq;
@@ -222,7 +223,8 @@ typedef struct pd_object {
 typedef struct pd_header {
   bool big_endian;
   uint32_t version, revision;
-  uint32_t total_byte_length; /* advisory (spec 6: Samba omits the header) */
+  uint32_t
+      total_byte_length; /* advisory (format.md 6: Samba omits the header) */
   uint32_t header_length;
   uint32_t num_object_types; /* as claimed; pd_snapshot_object_count is real */
   int32_t default_object;
@@ -246,8 +248,8 @@ typedef struct pd_snapshot pd_snapshot;
 pd_snapshot *pd_snapshot_new(void);
 void pd_snapshot_free(pd_snapshot *snap);
 
-/* Decode a V1 blob (spec 1). On error, *err names the offset and reason and
- * the snapshot holds the objects fully validated before the error (the
+/* Decode a V1 blob (format.md 1). On error, *err names the offset and reason
+ * and the snapshot holds the objects fully validated before the error (the
  * header is valid whenever the status is not SIGNATURE/BYTE_ORDER/HEADER/
  * TRUNCATED-in-header). limits may be NULL. */
 pd_status pd_decode(pd_snapshot *snap, const uint8_t *data, size_t len,
@@ -267,15 +269,15 @@ uint64_t pd_counter_raw(const pd_snapshot *snap, const pd_instance *inst,
                         const pd_counter_def *def);
 
 /* Fill a pd_sample for counter number `counter` of `obj` in `inst`: the raw
- * value, its base (spec 3: the next definition for base-using types; for
+ * value, its base (format.md 3: the next definition for base-using types; for
  * MULTI types a following MULTI_BASE definition, else the DWORD after the
  * 8-byte value) and the clocks. has_base is false when none can be read. */
 void pd_snapshot_sample(const pd_snapshot *snap, const pd_object *obj,
                         const pd_instance *inst, uint32_t counter,
                         pd_sample *out);
 
-/* Instance names (spec 1.4), converted on first use per object and cached in
- * the snapshot until the next decode. Returns a UTF-8 NUL-terminated string
+/* Instance names (format.md 1.4), converted on first use per object and cached
+ * in the snapshot until the next decode. Returns a UTF-8 NUL-terminated string
  * owned by the snapshot, or NULL on allocation failure. For single-instance
  * objects: "". */
 /* The instance's own name: UTF-16 (block byte order) or the object's code
@@ -297,7 +299,7 @@ int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
 
 /* -------------------------------------------------------------- name tables */
 
-/* Spec 4.1: a REG_MULTI_SZ Counter (or Help) table, UTF-16LE. */
+/* format.md 4.1: a REG_MULTI_SZ Counter (or Help) table, UTF-16LE. */
 typedef struct pd_names pd_names;
 
 pd_status pd_names_parse(const uint8_t *multisz, size_t len, pd_names **out,
@@ -320,7 +322,7 @@ const char *pd_names_at(const pd_names *names, size_t i, uint32_t *index);
 
 /* ----------------------------------------------------------- counter paths */
 
-/* Spec 4.2: [\\machine]\object[(parent/instance#n)]\counter */
+/* format.md 4.2: [\\machine]\object[(parent/instance#n)]\counter */
 typedef struct pd_path {
   char *machine;      /* NULL when absent */
   char *object;       /* name, or decimal index when object_is_index */
@@ -371,7 +373,7 @@ typedef struct pd_result {
  * Process and Thread objects' identity counters). */
 enum { PD_INDEX_ID_PROCESS = 784, PD_INDEX_ID_THREAD = 804 };
 
-/* How instances of two samples are paired (spec 1.4, "Pairing"). */
+/* How instances of two samples are paired (format.md 1.4, "Pairing"). */
 typedef enum pd_pair_by {
   PD_PAIR_BY_ID = 0,    /* by ID Process (and ID Thread) where the object has
                          * them, else by full name; the default */

@@ -1,7 +1,7 @@
 /* collectd-winperf: the portable part of the V2 (PerfLib consumer) path.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Spec 5. Bytes in, values out, no Windows header: the Windows consumer
+ * format.md 5. Bytes in, values out, no Windows header: the Windows consumer
  * (src/source/perflib_v2.c) only moves these byte blocks through
  * PerfAddCounters / PerfQueryCounterData / PerfQueryCounterSetRegistrationInfo.
  *
@@ -55,15 +55,15 @@ enum {
 
 /* Write one PERF_COUNTER_IDENTIFIER block: the 40-byte struct, then (when
  * `instance` is not NULL) the UTF-8 `instance` as NUL-terminated UTF-16LE,
- * zero-padded so Size is a multiple of 8 (spec 5). `instance` "*" means all
- * instances; counter_id PD_V2_WILDCARD_COUNTER all counters. Returns the
+ * zero-padded so Size is a multiple of 8 (format.md 5). `instance` "*" means
+ * all instances; counter_id PD_V2_WILDCARD_COUNTER all counters. Returns the
  * block size; writes only when it fits in `cap` (like snprintf). Returns 0
  * when `instance` is not valid UTF-8. */
 size_t pd_v2_identifier_encode(const pd_guid *set, uint32_t counter_id,
                                const char *instance, uint32_t instance_id,
                                uint8_t *out, size_t cap);
 
-/* Write Index (the position of this identifier's results, spec 5) into an
+/* Write Index (the position of this identifier's results, format.md 5) into an
  * identifier block of `len` bytes; false when the block is too short. */
 bool pd_v2_identifier_set_index(uint8_t *block, size_t len, uint32_t index);
 
@@ -87,7 +87,7 @@ pd_status pd_v2_identifier_decode(const uint8_t *data, size_t len,
 
 typedef struct pd_v2_counter_info {
   uint32_t id;
-  uint32_t type; /* a spec 2.2 CounterType */
+  uint32_t type; /* a format.md 2.2 CounterType */
   uint64_t attrib;
   uint32_t detail_level;
   int32_t default_scale;
@@ -191,7 +191,7 @@ typedef struct pd_v2_results {
 
 void pd_v2_results_free(pd_v2_results *res);
 
-/* Compute every displayable reading of `newer` (spec 3 formulas, through
+/* Compute every displayable reading of `newer` (format.md 3 formulas, through
  * pd_compute) with `older` (may be NULL) as the previous sample. sets[b] is
  * the registration of block b's counter set (NULL or b >= nsets: that
  * block is skipped). Clocks: the header's PerfTimeStamp / PerfFreq /

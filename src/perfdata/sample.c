@@ -1,4 +1,4 @@
-/* collectd-winperf: raw counter values and their bases (spec 1.3, 3).
+/* collectd-winperf: raw counter values and their bases (format.md 1.3, 3).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "snapshot.h"
@@ -17,7 +17,7 @@ uint64_t pd_counter_raw(const pd_snapshot *snap, const pd_instance *inst,
   }
 }
 
-/* Spec 3: "Multi item count B: from a following PERF_COUNTER_MULTI_BASE
+/* format.md 3: "Multi item count B: from a following PERF_COUNTER_MULTI_BASE
  * definition if there is one, else the DWORD right after the 8-byte value
  * (CounterOffset + 8)." Other base-using types take the next definition,
  * which must be a base type (PRECISION_TIMESTAMP is one). */

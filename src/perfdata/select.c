@@ -1,12 +1,12 @@
 /* collectd-winperf: selection — configured paths matched against samples.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Given the configured counter paths (spec 4.2), a names table (4.1) and a
+ * Given the configured counter paths (format.md 4.2), a names table (4.1) and a
  * pair of decoded samples, produce every matching counter's canonical path,
  * value and status in one pass. Instances pair across samples by process
- * id where the object has one, else by full PDH name as PDH does (spec 1.4,
- * identity.h). All storage is owned here and reused, so
- * a warm selection allocates nothing per interval.
+ * id where the object has one, else by full PDH name as PDH does
+ * (format.md 1.4, identity.h). All storage is owned here and reused, so a warm
+ * selection allocates nothing per interval.
  */
 #include "identity.h"
 #include "seen_set.h"
@@ -190,7 +190,7 @@ size_t pd_selection_matches(const pd_selection *sel, size_t path_id) {
   return path_id < sel->path_count ? sel->paths[path_id].matches : 0;
 }
 
-/* Object names to indices: every index the name has (spec 4.1). Done when
+/* Object names to indices: every index the name has (format.md 4.1). Done when
  * paths or names change, not per interval. */
 static bool resolve(pd_selection *sel) {
   if (sel->resolved)
@@ -338,7 +338,7 @@ static pd_result *next_result(pd_selection *sel) {
 
 /* A wildcard matches every duplicate of the names it matches: the pattern
  * "svc*" followed by "/0" takes "svchost/0", "SVCHOST/0#1" and
- * "svchost/0#2" (spec 4.2). Without a wildcard the full name must match,
+ * "svchost/0#2" (format.md 4.2). Without a wildcard the full name must match,
  * so a name without "#n" means #0. */
 static bool instance_matches(const compiled_path *cp, pd_snapshot *snap,
                              const pd_object *obj, uint32_t inst,

@@ -2,7 +2,7 @@
  * registration info (the answers: v2_answer.c).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Spec 5. Every size and count read is hostile: each structure is
+ * format.md 5. Every size and count read is hostile: each structure is
  * bounds-checked before it is read, and the registration's counter array
  * is allocated only once its count is bounded by the bytes present.
  */
@@ -153,7 +153,7 @@ size_t pd_v2_identifier_encode(const pd_guid *set, uint32_t counter_id,
       return 0;
     size += 2 * ((size_t)units + 1); /* with the NUL */
   }
-  size = (size + 7) & ~(size_t)7; /* spec 5: Size a multiple of 8 */
+  size = (size + 7) & ~(size_t)7; /* format.md 5: Size a multiple of 8 */
   if (size > UINT32_MAX)
     return 0;
   if (out == NULL || cap < size)

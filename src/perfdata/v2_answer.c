@@ -1,7 +1,7 @@
 /* collectd-winperf: V2 (PerfLib) answers: decoding and computing.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Spec 5. Every size and count in an answer is hostile: each structure is
+ * format.md 5. Every size and count in an answer is hostile: each structure is
  * bounds-checked against its enclosing block before it is read, and arrays
  * grow only as readings are actually found (each needs at least 8 bytes),
  * so no allocation is sized by a field.
@@ -399,7 +399,7 @@ static const pd_v2_value *sibling(const pd_v2_data *d,
   return NULL;
 }
 
-/* The counter whose value serves as base for `c` (spec 3): an explicit id,
+/* The counter whose value serves as base for `c` (format.md 3): an explicit id,
  * else the next registered counter when it is a base (V1 convention). */
 static uint32_t base_id_for(const pd_v2_counterset *set,
                             const pd_v2_counter_info *c) {

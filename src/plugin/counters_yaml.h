@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * No collectd header here, so the loader is unit-tested on its own. The file
- * is a YAML list; each entry is a counter path (spec 4.2) or a mapping:
+ * is a YAML list; each entry is a counter path (format.md 4.2) or a mapping:
  *
  *   - \Processor(*)\% Processor Time
  *   - path: \Memory\Available Bytes

@@ -3,7 +3,7 @@
  *
  * The consumer functions are looked up in advapi32.dll at run time: they
  * exist from Windows 10 1607 on and the mingw-w64 headers do not declare
- * them. Spec 5 has the layouts; src/perfdata/v2.c reads and writes them.
+ * them. format.md 5 has the layouts; src/perfdata/v2.c reads and writes them.
  */
 #include "perflib_v2.h"
 
@@ -145,7 +145,7 @@ wp_source_status wp_v2_add(wp_v2_query *q, const pd_guid *set,
              back.status);
     st = WP_SOURCE_ERROR;
   } else if (wp_buffer_reserve(&q->added, q->added.len + size) == 0) {
-    /* Index: the position of this spec's results (spec 5) */
+    /* Index: the position of this spec's results (format.md 5) */
     pd_v2_identifier_set_index(block, size, q->nadded++);
     memcpy(q->added.data + q->added.len, block, size);
     q->added.len += size;
@@ -155,7 +155,7 @@ wp_source_status wp_v2_add(wp_v2_query *q, const pd_guid *set,
 }
 
 /* Call `fn` with a growing buffer: `size` is the first offer; the calls
- * report the size they need with ERROR_NOT_ENOUGH_MEMORY (spec 5) or
+ * report the size they need with ERROR_NOT_ENOUGH_MEMORY (format.md 5) or
  * ERROR_MORE_DATA. */
 typedef ULONG (*sized_call)(wp_v2_query *q, const void *arg, uint8_t *buf,
                             DWORD size, DWORD *actual);

@@ -1,5 +1,5 @@
 /* collectd-winperf: the local V1 source, RegQueryValueExW on
- * HKEY_PERFORMANCE_DATA (spec 1.6). The only source file with windows.h.
+ * HKEY_PERFORMANCE_DATA (format.md 1.6). The only source file with windows.h.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "registry.h"
@@ -78,7 +78,7 @@ static wp_source_status query(registry_source *rs, HKEY key,
       return WP_SOURCE_OK;
     }
     if (rc == ERROR_MORE_DATA) {
-      /* The size the call reports is not usable (spec 1.6): double. */
+      /* The size the call reports is not usable (format.md 1.6): double. */
       rs->stats.grows++;
       if (*size >= rs->opt.max_size) {
         snprintf(errbuf, errlen,

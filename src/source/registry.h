@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * collect() asks RegQueryValueExW(HKEY_PERFORMANCE_DATA, L"<index list>")
- * for exactly the objects a configuration needs (spec 1.6). The buffer
+ * for exactly the objects a configuration needs (format.md 1.6). The buffer
  * grows on ERROR_MORE_DATA (whose reported size is not usable), the
  * high-water size is kept between intervals and bounded by max_size;
  * ERROR_BUSY is retried briefly. The key stays open between intervals

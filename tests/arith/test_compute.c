@@ -1,4 +1,4 @@
-/* collectd-winperf: formatted counter values (spec 3, 3.1, 3.2, 3.3).
+/* collectd-winperf: formatted counter values (format.md 3, 3.1, 3.2, 3.3).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Every expected number is worked out by hand from the spec's formulas; the
@@ -68,7 +68,7 @@ static void check2(const char *what, uint32_t type, uint64_t n0, uint64_t b0,
 
 #define OKV PD_VALUE_OK
 
-/* Spec 3.3, each row verbatim; the clocks the row does not name are left
+/* format.md 3.3, each row verbatim; the clocks the row does not name are left
  * at values that would change the answer if the wrong one were used. */
 static void worked_examples(void) {
   pd_sample o, n;
@@ -131,15 +131,15 @@ static void worked_examples(void) {
   /* COUNTER_DELTA: 10 -> 15: 15 - 10 = 5 */
   check2("3.3 COUNTER_DELTA", PD_COUNTER_DELTA, 10, 0, 15, 0, NULL, OKV, 5.0);
 
-  /* Spec 1.8's second sample: 100NSEC_TIMER 5,000,000 -> 12,500,000 with
+  /* format.md 1.8's second sample: 100NSEC_TIMER 5,000,000 -> 12,500,000 with
    * PerfTime100nSec + 1e7: 100 * 7.5e6 / 1e7 = 75 % */
   o = s0(5000000, 0), n = s1(12500000, 0);
   n.perf_time_100ns = T100 + 10000000;
   check("1.8 second sample", PD_100NSEC_TIMER, &o, &n, NULL, OKV, 75.0);
 }
 
-/* One hand-computed case for every numeric type of spec 2.2, on the default
- * clocks (TICK 1.5 s, 100NS 2 s, OBJECT 4 s). */
+/* One hand-computed case for every numeric type of format.md 2.2, on the
+ * default clocks (TICK 1.5 s, 100NS 2 s, OBJECT 4 s). */
 static void every_type(void) {
   pd_sample n;
 
@@ -193,7 +193,7 @@ static void every_type(void) {
   check2("COUNTER_TIMER", PD_COUNTER_TIMER, 0, 0, 1500000, 0, NULL, OKV, 50.0);
   /* 100NSEC_TIMER: 100 * 5e6 / 2e7 = 25 % */
   check2("100NSEC_TIMER", PD_100NSEC_TIMER, 0, 0, 5000000, 0, NULL, OKV, 25.0);
-  /* OBJ_TIME_TIMER (object clock, spec 3.2): 100 * 3e5 / 4e5 = 75 % */
+  /* OBJ_TIME_TIMER (object clock, format.md 3.2): 100 * 3e5 / 4e5 = 75 % */
   check2("OBJ_TIME_TIMER", PD_OBJ_TIME_TIMER, 0, 0, 300000, 0, NULL, OKV, 75.0);
 
   /* Inverse timers, 100 (1 - dN / dD).
@@ -266,7 +266,7 @@ static void every_type(void) {
     check2(what, not_numeric[i], 1, 1, 2, 2, NULL, PD_VALUE_NOT_NUMERIC, 0);
   }
 
-  /* Types spec 2.2 does not name. */
+  /* Types format.md 2.2 does not name. */
   check2("0x00020000 (DEC_1000) unknown", 0x00020000u, 1, 1, 2000, 2, NULL,
          PD_VALUE_UNKNOWN_TYPE, 0);
   check2("0xFFFFFFFF unknown", 0xFFFFFFFFu, 1, 1, 2, 2, NULL,
@@ -278,7 +278,7 @@ static void every_type(void) {
         PD_VALUE_UNKNOWN_TYPE, 0);
 }
 
-/* The two-sample types of spec 3 (delta bits plus the averages). */
+/* The two-sample types of format.md 3 (delta bits plus the averages). */
 static const uint32_t two_sample[] = {
     PD_COUNTER_COUNTER,
     PD_COUNTER_TIMER,
@@ -322,7 +322,7 @@ static void edge_first_sample(void) {
   check("ELAPSED_TIME no older", PD_ELAPSED_TIME, NULL, &n, NULL, OKV, 13.999);
 }
 
-/* dN < 0 and base going backwards: NEGATIVE (spec 3.1). */
+/* dN < 0 and base going backwards: NEGATIVE (format.md 3.1). */
 static void edge_negative(void) {
   for (size_t i = 0; i < N_TWO; i++) {
     uint32_t t = two_sample[i];
@@ -514,7 +514,7 @@ static void edge_frequency(void) {
         OKV, 0.03);
 }
 
-/* Base 0 / base delta 0 / multi count 0: value 0, status OK (spec 3.1). */
+/* Base 0 / base delta 0 / multi count 0: value 0, status OK (format.md 3.1). */
 static void edge_zero_base(void) {
   check2("AVERAGE_TIMER dB 0", PD_AVERAGE_TIMER, 0, 7, 3000000, 7, NULL, OKV,
          0.0);
@@ -539,7 +539,7 @@ static void edge_zero_base(void) {
          1500000, 0, &msdn, OKV, 0.0);
 }
 
-/* Inverse results below 0 clamp at 0 (spec 3.1). */
+/* Inverse results below 0 clamp at 0 (format.md 3.1). */
 static void edge_inverse_clamp(void) {
   /* COUNTER_TIMER_INV: 100 * (1 - 6e6 / 3e6) = -100 -> 0 */
   check2("COUNTER_TIMER_INV clamps", PD_COUNTER_TIMER_INV, 0, 0, 6000000, 0,
@@ -612,7 +612,7 @@ static void edge_cap100(void) {
         &cap, OKV, 1000.0);
 }
 
-/* Spec 3.2: both PERF_COUNTER_MULTI_TIMER formulas. */
+/* format.md 3.2: both PERF_COUNTER_MULTI_TIMER formulas. */
 static void multi_timer_formulas(void) {
   /* dN 6e6, dD 3e6 (TICK), F 2e6, B1 4.
    * reskit: 100 * (6e6 / 3e6) / 4 = 100 * 2 / 4 = 50 %
@@ -639,7 +639,7 @@ static void multi_timer_formulas(void) {
   check("MULTI_TIMER reskit F 1", PD_COUNTER_MULTI_TIMER, &o, &n, &reskit, OKV,
         25.0);
   /* The switch touches COUNTER_MULTI_TIMER only: the 100ns variant and the
-   * inverse stay as spec 3 writes them.
+   * inverse stay as format.md 3 writes them.
    * 100NSEC_MULTI_TIMER 100 * (3e7 / 2e7) / 2 = 75 % */
   check2("100NSEC_MULTI_TIMER under msdn", PD_100NSEC_MULTI_TIMER, 0, 2,
          30000000, 2, &msdn, OKV, 75.0);
@@ -648,7 +648,7 @@ static void multi_timer_formulas(void) {
          6000000, 4, &msdn, OKV, 200.0);
 }
 
-/* Base-needing types without their base (spec 3.1: "no base"). */
+/* Base-needing types without their base (format.md 3.1: "no base"). */
 static void edge_no_base(void) {
   static const uint32_t needs[] = {
       PD_SAMPLE_FRACTION,

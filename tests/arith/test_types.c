@@ -1,9 +1,9 @@
-/* collectd-winperf: counter type names and classification (spec 2).
+/* collectd-winperf: counter type names and classification (format.md 2).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Every type of spec 2.2 with its hex value copied from the spec (which also
- * checks the header's constants) and the classification worked out by hand
- * from spec 2.1 and the spec 3 table: B = base type, D = displayable,
+ * Every type of format.md 2.2 with its hex value copied from the spec (which
+ * also checks the header's constants) and the classification worked out by hand
+ * from format.md 2.1 and the format.md 3 table: B = base type, D = displayable,
  * 2 = needs two samples, NB = needs a base, M = monotonic raw value.
  */
 #include "perfdata.h"
@@ -17,7 +17,7 @@
 
 typedef struct expect {
   uint32_t constant; /* the header's PD_ constant */
-  uint32_t spec_hex; /* the value as spec 2.2 writes it */
+  uint32_t spec_hex; /* the value as format.md 2.2 writes it */
   const char *name;
   unsigned flags;
 } expect;
@@ -50,7 +50,7 @@ static const expect types[] = {
     {PD_COUNTER_NODATA, 0x40000200u, "PERF_COUNTER_NODATA", 0},
     {PD_COUNTER_TIMER_INV, 0x21410500u, "PERF_COUNTER_TIMER_INV", D | TWO | M},
     {PD_SAMPLE_BASE, 0x40030401u, "PERF_SAMPLE_BASE", B},
-    /* averages: no delta bit, still two samples (spec 3) */
+    /* averages: no delta bit, still two samples (format.md 3) */
     {PD_AVERAGE_TIMER, 0x30020400u, "PERF_AVERAGE_TIMER", D | TWO | NB},
     {PD_AVERAGE_BASE, 0x40030402u, "PERF_AVERAGE_BASE", B},
     {PD_AVERAGE_BULK, 0x40020500u, "PERF_AVERAGE_BULK", D | TWO | NB},
@@ -80,7 +80,7 @@ static const expect types[] = {
     {PD_COUNTER_LARGE_DELTA, 0x00400500u, "PERF_COUNTER_LARGE_DELTA",
      D | TWO | M},
     /* PRECISION: subtype 0x70000 contains the BASE bits 0x30000 but these
-     * are not bases (spec 2.1); they need the timestamp after them */
+     * are not bases (format.md 2.1); they need the timestamp after them */
     {PD_PRECISION_SYSTEM_TIMER, 0x20470500u, "PERF_PRECISION_SYSTEM_TIMER",
      D | TWO | NB | M},
     {PD_PRECISION_100NS_TIMER, 0x20570500u, "PERF_PRECISION_100NS_TIMER",
@@ -98,7 +98,8 @@ static void check_flag(const char *name, const char *what, bool got,
 
 int main(void) {
   size_t n = sizeof types / sizeof types[0];
-  IS_INT(n, 39, "spec 2.2: 40 names, 39 values (PRECISION_TIMESTAMP shares)");
+  IS_INT(n, 39,
+         "format.md 2.2: 40 names, 39 values (PRECISION_TIMESTAMP shares)");
 
   for (size_t i = 0; i < n; i++) {
     const expect *e = &types[i];
@@ -128,7 +129,7 @@ int main(void) {
   OK(!pd_type_is_displayable(PD_PRECISION_TIMESTAMP),
      "PRECISION_TIMESTAMP is not displayable");
 
-  /* The trap of spec 2.1: (t & 0x30000) == 0x30000 holds for all three
+  /* The trap of format.md 2.1: (t & 0x30000) == 0x30000 holds for all three
    * PRECISION timers (subtype 0x70000) ... */
   OK((PD_PRECISION_SYSTEM_TIMER & 0x30000u) == 0x30000u &&
          (PD_PRECISION_100NS_TIMER & 0x30000u) == 0x30000u &&
@@ -143,7 +144,7 @@ int main(void) {
    * base either, the type field must be COUNTER (0x400). */
   OK(!pd_type_is_base(0x00030000u), "0x00030000 (NUMBER class) is not a base");
 
-  /* Values spec 2.2 does not name. */
+  /* Values format.md 2.2 does not name. */
   IS_STR(pd_type_name(0x00020000u), NULL, "DEC_1000 number is not named");
   IS_STR(pd_type_name(0xFFFFFFFFu), NULL, "0xFFFFFFFF is not named");
   IS_STR(pd_type_name(0x20410400u), NULL,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
-# winperf dump on the spec 1.8 test vector: header, objects, counter
+# winperf dump on the format.md 1.8 test vector: header, objects, counter
 # definitions, instances and raw values, as text and JSON.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/cli/lib.sh"
 precheck

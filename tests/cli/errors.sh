@@ -7,7 +7,7 @@
 precheck
 
 # Truncated to 200 bytes: object 2 starts at 0x60 with TotalByteLength
-# 0xa8, so it would end at 0x108 > 200 (spec 1.3: o + TotalByteLength <= L).
+# 0xa8, so it would end at 0x108 > 200 (format.md 1.3: o + TotalByteLength <= L).
 head -c 200 "$S1" >"$TMP/trunc.blob"
 run dump "$TMP/trunc.blob"
 check_error "dump of a truncated blob"
@@ -20,7 +20,7 @@ run query "$S1" "$TMP/trunc.blob" '\2\*'
 check_error "query with a truncated newer blob"
 check_err_has "... names that file" "$TMP/trunc.blob: offset"
 
-# 60 bytes: shorter than the 88-byte PERF_DATA_BLOCK (spec 1.2).
+# 60 bytes: shorter than the 88-byte PERF_DATA_BLOCK (format.md 1.2).
 head -c 60 "$S1" >"$TMP/short.blob"
 run dump --json "$TMP/short.blob"
 check_error "json dump of a 60-byte blob"

@@ -73,7 +73,7 @@ run query --json "$S1" "$S2" '\2\*' '\10(*)\12'
 check_is "sample pair: exit 0" "$rc" 0
 check_json "sample pair: every result has exactly the 15 keys, in order" \
   "all(list(r) == $KEYS for r in j) and len(j) == 3"
-# spec 1.8: no identity counters; RAWCOUNT and 100NSEC_TIMER have no base;
+# format.md 1.8: no identity counters; RAWCOUNT and 100NSEC_TIMER have no base;
 # newer PerfTime100nSec 133485408000000000 + 1e7.
 check_json "sample pair: pid, tid, raw_base null; time_100ns of the newer blob" \
   '[(r["pid"], r["tid"], r["raw_base"], r["time_100ns"], r["path_id"]) for r in j] == [(None, None, None, 133485408010000000, 0)] * 2 + [(None, None, None, 133485408010000000, 1)]'
@@ -135,6 +135,6 @@ for f in sample1.blob sample2.blob names.multisz; do
   cmp -s "$SAMPLE/$f" "$TMP/regen/$f"
   ok $? "conf/sample/$f matches make-sample.py's output"
 done
-check_is "sample1.blob is 416 bytes (spec 1.8)" "$(wc -c <"$S1" | tr -d ' ')" 416
+check_is "sample1.blob is 416 bytes (format.md 1.8)" "$(wc -c <"$S1" | tr -d ' ')" 416
 
 done_testing

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 # Shared by the winperf CLI tests (sourced): TAP output, the binary, the
 # sample pair, JSON validation with Debian's python3.
-# Expected values come from the spec (shared/spec/perfdata-format.md 1.8,
+# Expected values come from the format reference (doc/format.md 1.8,
 # 3.3) and conf/sample/README, never from running winperf.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"

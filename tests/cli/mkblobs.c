@@ -7,7 +7,7 @@
  * (a renumbered process), built with the
  * test-side encoder (never the decoder). Between the two samples PerfTime
  * and PerfTime100nSec both advance by 2e7 (2 s at PerfFreq 1e7). Expected
- * values, by hand (spec 3, 3.3), are in tests/cli/rich.sh:
+ * values, by hand (format.md 3, 3.3), are in tests/cli/rich.sh:
  *
  *   230 Process, 5 instances (duplicate names), counters
  *       6 PERF_100NSEC_TIMER: 0 -> dN; 100 dN / 2e7
@@ -20,7 +20,7 @@
  *       22 PERF_COUNTER_MULTI_BASE 2: reskit 100 (3e7 / 2e7) / 2 = 75,
  *       msdn 100 (3e7 / (2e7 / 1e7)) / 2 = 7.5e8
  *   240 metadata only (-2), one definition (24 PERF_COUNTER_RAWCOUNT)
- *   242 single instance, 26 of type 0x00070000 (not in spec 2.2) = 5
+ *   242 single instance, 26 of type 0x00070000 (not in format.md 2.2) = 5
  *
  * ids.blob and ids-be.blob: one sample with identity counters, for the
  * pid/tid of `query --json` (tests/cli/json.sh), PerfTime100nSec

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
-# winperf query on the sample pair. Expected values (spec 1.8, 3.3):
+# winperf query on the sample pair. Expected values (format.md 1.8, 3.3):
 # RAWCOUNT 42 and 7 from either blob; PERF_100NSEC_TIMER
 # 100 * (12.5e6 - 5e6) / 1e7 = 75 with both blobs, no value
 # ("first-sample") with one.
@@ -79,7 +79,7 @@ check_json "json with names: names in path/object/counter" \
 "$PY" - "$S2" "$TMP/s200.blob" <<'PYEOF'
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
-struct.pack_into("<Q", b, 0x100, 25_000_000)  # timer value (spec 1.8 layout)
+struct.pack_into("<Q", b, 0x100, 25_000_000)  # timer value (format.md 1.8 layout)
 open(sys.argv[2], "wb").write(b)
 PYEOF
 run query "$S1" "$TMP/s200.blob" '\2\8'

@@ -54,7 +54,7 @@ check_json "json dump: metadata-only object has definitions, no instances" \
 check_json "json dump: unknown type in hex" \
   'j["objects"][4]["counters"][0]["type"] == "0x00070000" and j["objects"][4]["instances"][0]["values"] == [5]'
 
-# Wildcards (spec 4.2): partial, #n, parent, counter.
+# Wildcards (format.md 4.2): partial, #n, parent, counter.
 run query "$R1" "$R2" '\230(w3wp*)\6'
 check_is "partial wildcard w3wp* matches w3wp and w3wp#1" "$(cat "$TMP/out")" \
   "\\230(w3wp)\\6${TAB}100
@@ -72,7 +72,7 @@ check_is "wildcard parent" "$(cat "$TMP/out")" "\\232(w3wp/1)\\12${TAB}300"
 run query "$R1" "$R2" '\240(*)\*'
 check_is "metadata-only object: no counter, exit 1" "$rc:$(wc -c <"$TMP/out" | tr -d ' ')" "1:0"
 
-# Multi timer formulas (spec 3.2).
+# Multi timer formulas (format.md 3.2).
 run query "$R1" "$R2" '\238(_Total)\20'
 check_is "multi timer, default (reskit): 75" "$(cat "$TMP/out")" "\\238(_Total)\\20${TAB}75"
 run query --multi-timer=msdn "$R1" "$R2" '\238(_Total)\20'

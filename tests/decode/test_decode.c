@@ -1,7 +1,7 @@
 /* collectd-winperf tests: the V1 decoder on valid blobs.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The V1 decoder (spec 1) against the spec's test vector and against
+ * The V1 decoder (format.md 1) against the spec's test vector and against
  * encoder-built blobs of every shape, in both byte orders. Expected values
  * are the literals given to the encoder (or the spec's numbers). */
 #include "encoder.h"
@@ -32,11 +32,13 @@ static uint64_t raw_of(const pd_snapshot *snap, uint32_t index, uint32_t inst,
   return pd_counter_raw(snap, &o->instances[inst], &o->counters[counter]);
 }
 
-/* ------------------------------------------------------- spec 1.8 vector */
+/* ------------------------------------------------------- format.md 1.8 vector
+ */
 
 static void test_spec_vector(void) {
   pd_snapshot *snap = pd_snapshot_new();
-  if (!decode_ok(snap, spec_vector, sizeof spec_vector, "spec 1.8 vector")) {
+  if (!decode_ok(snap, spec_vector, sizeof spec_vector,
+                 "format.md 1.8 vector")) {
     pd_snapshot_free(snap);
     return;
   }
@@ -121,7 +123,7 @@ static void test_spec_vector(void) {
   pd_snapshot_free(snap);
 }
 
-/* Both samples of spec 1.8: 100 * 7.5e6 / 1e7 = 75 %. */
+/* Both samples of format.md 1.8: 100 * 7.5e6 / 1e7 = 75 %. */
 static void test_two_samples(void) {
   enc_blob *b = enc_new_spec_vector();
   enc_set_clock(b, 123456789, 10000000, 133485408000000000LL + 10000000);
@@ -146,7 +148,7 @@ static void test_two_samples(void) {
     double v = -1;
     pd_value_status st = pd_compute(PD_100NSEC_TIMER, &a, &c, NULL, &v);
     IS_INT(st, PD_VALUE_OK, "pd_compute: ok");
-    IS_DOUBLE(v, 75.0, "spec 1.8: 75.0 %%");
+    IS_DOUBLE(v, 75.0, "format.md 1.8: 75.0 %%");
     pd_sample r;
     pd_snapshot_sample(s2, o2, &o2->instances[0], 0, &r);
     IS_U64(r.value, 42, "RAWCOUNT sample: 42");
@@ -201,7 +203,7 @@ static enc_blob *shapes_blob(bool big_endian) {
     enc_set_value(proc, in, ptime, 1000000ull * (i + 1));
   }
 
-  /* threads under processes (spec 1.4) */
+  /* threads under processes (format.md 1.4) */
   enc_object *thr = enc_add_object(b, IDX_THREAD, ENC_MULTI_INSTANCE);
   uint32_t tid = enc_add_counter(thr, 804, PD_COUNTER_RAWCOUNT);
   static const struct {
@@ -469,7 +471,7 @@ static void test_samba(void) {
   }
   free(buf);
 
-  /* NumObjectTypes overstating: stop at the end of the data (spec 1.3) */
+  /* NumObjectTypes overstating: stop at the end of the data (format.md 1.3) */
   enc_set_quirks(b, 0);
   enc_set_num_objects(b, 9);
   buf = enc_build(b, &len);
@@ -533,7 +535,7 @@ static void test_reuse(void) {
 
 /* Valid but unusual producers: definitions longer than 40 bytes (step by
  * ByteLength), unaligned counters, text and zero-size counters, no system
- * name. The decoder never relies on alignment (spec 1.3). */
+ * name. The decoder never relies on alignment (format.md 1.3). */
 static void test_unusual(void) {
   for (int be = 0; be < 2; be++) {
     const char *bo = be ? "BE" : "LE";
@@ -623,7 +625,7 @@ static void test_odd_names(void) {
   enc_free(b);
 }
 
-/* Bases for pd_snapshot_sample (spec 3): the next definition when it is a
+/* Bases for pd_snapshot_sample (format.md 3): the next definition when it is a
  * base type, none when it is missing, and the multi count only when the
  * DWORD after the value lies inside the block. */
 static void test_bases(void) {

@@ -1,7 +1,7 @@
 /* collectd-winperf tests: the V1 decoder on malformed blobs.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Malformed V1 blobs (spec 1.3: every offset and count is hostile).
+ * Malformed V1 blobs (format.md 1.3: every offset and count is hostile).
  *
  * A valid five-object blob is built with the encoder; its layout (from the
  * encoder, never from the decoder) gives the offset of every structure.
@@ -190,7 +190,7 @@ static void field2(const char *what, const fixture *f, size_t off, uint32_t v,
 /* ------------------------------------------------------------ truncation */
 
 /* Every prefix: never a crash (ASan), and either PD_OK with the objects
- * before the cut (only where spec 1.3 stops: at an object boundary or with
+ * before the cut (only where format.md 1.3 stops: at an object boundary or with
  * fewer than 64 bytes of the next object) or TRUNCATED at the object cut
  * short (HEADER/TRUNCATED at HeaderLength inside the header). One TAP line
  * per region. */
@@ -223,7 +223,7 @@ static void test_truncation(const fixture *f) {
       region = 1 + k;
       if (len == o)
         ok = s == PD_OK && got == k;
-      else if (len - o < ENC_OBJ_SIZE) /* spec 1.3: stop if o + 64 > L */
+      else if (len - o < ENC_OBJ_SIZE) /* format.md 1.3: stop if o + 64 > L */
         ok = (s == PD_OK || (s == PD_E_TRUNCATED && err.offset == o)) &&
              got == k;
       else
@@ -274,7 +274,7 @@ static void test_header(const fixture *f) {
   expect1("signature all zero", f, p, f->len, PD_E_SIGNATURE, 0, 0);
   free(p);
 
-  /* spec 1.7: the signature decides the order; the flag must agree */
+  /* format.md 1.7: the signature decides the order; the flag must agree */
   field1(f->be ? "signature BE, LittleEndian 1"
                : "signature LE, LittleEndian 0",
          f, ENC_HDR_LITTLE_ENDIAN, f->be ? 1 : 0, PD_E_BYTE_ORDER,
@@ -304,9 +304,9 @@ static void test_header(const fixture *f) {
   field2("SystemNameOffset 8 (inside the 88 bytes)", f,
          ENC_HDR_SYSTEM_NAME_OFFSET, 8, off_at, len_at, 0);
 
-  /* NumObjectTypes may overstate (spec 1.3): the walk stops at the end of
+  /* NumObjectTypes may overstate (format.md 1.3): the walk stops at the end of
    * the data, so a huge claim with five objects present is either decoded
-   * (spec 1.3) or refused by the configured limit. */
+   * (format.md 1.3) or refused by the configured limit. */
   const outcome walk = {PD_OK, 0};
   const outcome limit = {PD_E_LIMIT, ENC_HDR_NUM_OBJECT_TYPES};
   uint8_t *q = patched(f, ENC_HDR_NUM_OBJECT_TYPES, 0x7fffffffu);
@@ -349,7 +349,7 @@ static void test_object(const fixture *f) {
          0xffffffffu, PD_E_TRUNCATED, o, 1);
   field1("object TotalByteLength below DefinitionLength", f,
          o + ENC_OBJ_TOTAL_BYTE_LENGTH, deflen - 8, PD_E_OBJECT, o, 1);
-  /* spec 1.3: TotalByteLength 0 stops the walk */
+  /* format.md 1.3: TotalByteLength 0 stops the walk */
   uint8_t *p = patched(f, o + ENC_OBJ_TOTAL_BYTE_LENGTH, 0);
   expect1("object TotalByteLength 0 stops the walk", f, p, f->len, PD_OK, 0, 1);
   free(p);
@@ -414,7 +414,7 @@ static void test_counter_defs(const fixture *f) {
   field1("definition ByteLength 0", f, d0 + ENC_CTR_BYTE_LENGTH, 0,
          PD_E_COUNTER_DEF, d0, 1);
   /* the first definition's ByteLength pushes the second past the
-   * DefinitionLength (spec 1.3: all inside [o + HeaderLength, o +
+   * DefinitionLength (format.md 1.3: all inside [o + HeaderLength, o +
    * DefinitionLength)): the bad definition is the first */
   field1("first definition ByteLength 0x1000", f, d0 + ENC_CTR_BYTE_LENGTH,
          0x1000, PD_E_COUNTER_DEF, d0, 1);
@@ -424,7 +424,7 @@ static void test_counter_defs(const fixture *f) {
   field1("last definition ByteLength 48 (past DefinitionLength)", f,
          d1 + ENC_CTR_BYTE_LENGTH, 48, PD_E_COUNTER_DEF, d1, 1);
 
-  /* CounterOffset + CounterSize past the counter block (spec 1.3) */
+  /* CounterOffset + CounterSize past the counter block (format.md 1.3) */
   field1("CounterOffset past its block (8-byte counter at ByteLength - 4)", f,
          d1 + ENC_CTR_OFFSET, blen - 4, PD_E_COUNTER_DEF, d1 + ENC_CTR_OFFSET,
          1);
@@ -461,7 +461,7 @@ static void test_instances(const fixture *f) {
   field1("instance ByteLength 0xfffffff0", f, i1 + ENC_INST_BYTE_LENGTH,
          0xfffffff0u, PD_E_INSTANCE, i1, 1);
 
-  /* the name must lie inside its instance (spec 1.3); the offset may name
+  /* the name must lie inside its instance (format.md 1.3); the offset may name
    * either field of the pair */
   const outcome noff = {PD_E_NAME, i1 + ENC_INST_NAME_OFFSET};
   const outcome nlen = {PD_E_NAME, i1 + ENC_INST_NAME_LENGTH};

@@ -262,7 +262,7 @@ int main(int argc, char **argv) {
     enc_set_clock(b, (t_ms - boot_ms) * 10000, 10000000, ft);
 
     /* System (single instance). System Up Time is an ELAPSED_TIME: the
-     * boot time in the object's own clock (spec 3). */
+     * boot time in the object's own clock (format.md 3). */
     enc_object *sys = enc_add_object(b, O_SYSTEM, ENC_SINGLE_INSTANCE);
     uint32_t s_ql = enc_add_counter(sys, C_QUEUE_LENGTH, PD_COUNTER_RAWCOUNT);
     uint32_t s_cs =

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One (index, name) pair of a Counter name table (spec 4.1). */
+/* One (index, name) pair of a Counter name table (format.md 4.1). */
 typedef struct cap_name {
   uint32_t index;
   const char *name; /* ASCII */
@@ -22,7 +22,7 @@ void cap_mkdir(const char *dir);
 
 /* Write dir/names.multisz: UTF-16LE REG_MULTI_SZ, the "1", "<highest>" pair
  * first, then the pairs in ascending index order, then the empty string that
- * ends a REG_MULTI_SZ (spec 4.1). */
+ * ends a REG_MULTI_SZ (format.md 4.1). */
 void cap_write_names(const char *dir, const cap_name *names, size_t count);
 
 /* Write `len` bytes to dir/NNNN.blob (NNNN = seq, 4 digits, so name order is

@@ -5,7 +5,7 @@
  *   e2e_capture churn DIR N    N blobs of instances coming and going
  *
  * "exact": every raw value is chosen so the formatted value is a round
- * number computed by hand (spec 3); tests/e2e/graphite-influx.sh holds the
+ * number computed by hand (format.md 3); tests/e2e/graphite-influx.sh holds the
  * expected table. Clocks: PerfTime100nSec = T0 + k seconds, PerfTime =
  * 1e9 + k * 1e7 ticks at PerfFreq 1e7, so dD = 1 s between neighbours.
  * Blob 6 is truncated in the middle of its last object (malformed): the

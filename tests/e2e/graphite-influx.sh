@@ -13,7 +13,7 @@
 # value or nothing; InfluxDB keeps the timestamps as sent. collectd's
 # Interval (0.25 s) only decides how fast the 12 blobs are replayed
 # (ReplayLoop false), never what is asserted. The expected values below are
-# computed by hand from the raw values in tests/e2e/e2e_capture.c (spec 3);
+# computed by hand from the raw values in tests/e2e/e2e_capture.c (format.md 3);
 # "-" means the slot must be empty: first sample of a two-sample counter,
 # the malformed blob 6, the counter reset at 3, an instance not present.
 . "$(dirname "$0")/lib.sh"

@@ -7,7 +7,7 @@
 # recorded and stopped by its pid when the test exits; the private directory
 # is removed unless the test failed or E2E_KEEP is set.
 #
-# Facts this relies on: shared/notes/collectd-runtime.md (carbon and
+# Facts this relies on: doc/collectd-runtime.md (carbon and
 # whisper-fetch need Debian's /usr/bin/python3: call them by full path;
 # plugins must be regular files in one PluginDir; influxd may hang on TERM).
 

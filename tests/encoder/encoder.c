@@ -3,7 +3,7 @@
  *
  * Two passes: lay every structure out (sizes, offsets), then allocate the
  * buffer once and write each field at its explicit offset in the chosen
- * byte order. Layouts follow spec 1.1/1.2; the automatic alignment rules
+ * byte order. Layouts follow format.md 1.1/1.2; the automatic alignment rules
  * are documented in encoder.h.
  */
 #include "encoder.h"
@@ -310,7 +310,7 @@ enc_blob *enc_new(const char *system_name) {
   b->version = 1;
   b->revision = 1;
   b->default_object = -1;
-  /* spec 1.8: 2024-01-01 00:00 UTC, a Monday */
+  /* format.md 1.8: 2024-01-01 00:00 UTC, a Monday */
   static const uint16_t st[8] = {2024, 1, 1, 1, 0, 0, 0, 0};
   memcpy(b->system_time, st, sizeof st);
   b->perf_time = 123456789;
@@ -610,7 +610,7 @@ void enc_poke32(enc_object *o, uint32_t inst, uint32_t block_offset,
 /* ------------------------------------------------------------ building */
 
 static uint32_t default_size(uint32_t type, unsigned quirks) {
-  switch (type & 0x300u) { /* spec 2.1 size bits */
+  switch (type & 0x300u) { /* format.md 2.1 size bits */
   case 0x000:
     return quirks & ENC_QUIRK_SAMBA_DWORD_AS_8 ? 8 : 4;
   case 0x100:
@@ -766,7 +766,7 @@ uint8_t *enc_build(enc_blob *b, size_t *len) {
                               strlen(b->system_name), NULL, be);
   size_t hl = ENC_HDR_SIZE + name_bytes;
   if ((b->quirks & ENC_QUIRK_SAMBA_HEADER_PAD) && hl % 8 == 0)
-    hl += 8; /* spec 6: Samba pads a full 8 bytes when already aligned */
+    hl += 8; /* format.md 6: Samba pads a full 8 bytes when already aligned */
   hl = align_up(hl, 8);
   b->header_length = hl;
 

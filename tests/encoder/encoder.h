@@ -1,15 +1,15 @@
 /* collectd-winperf tests: a builder for V1 performance-data blobs.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Writes HKEY_PERFORMANCE_DATA blobs (spec section 1 of
- * shared/spec/perfdata-format.md) of any shape, for tests, fuzz seeds,
- * benchmarks and demo captures. It never calls the decoder: its layout
- * comes from the spec alone. Link tests/encoder/libencoder.la (plus
- * libperfdata.la only if you use the decoder yourself).
+ * Writes HKEY_PERFORMANCE_DATA blobs (doc/format.md section 1) of any shape,
+ * for tests, fuzz seeds, benchmarks and demo captures. It never calls the
+ * decoder: its layout comes from the spec alone. Link
+ * tests/encoder/libencoder.la (plus libperfdata.la only if you use the decoder
+ * yourself).
  *
  * Usage (the spec's 1.8 test vector):
  *
- *   enc_blob *b = enc_new("PC");            // header defaults = spec 1.8
+ *   enc_blob *b = enc_new("PC");            // header defaults = format.md 1.8
  *   enc_object *os = enc_add_object(b, 2, ENC_SINGLE_INSTANCE);
  *   uint32_t raw = enc_add_counter(os, 6, PD_COUNTER_RAWCOUNT);
  *   uint32_t tim = enc_add_counter(os, 8, PD_100NSEC_TIMER);
@@ -36,7 +36,7 @@
  * - enc_build can be called again after changing values or clocks (a
  *   second sample); the layout queries describe the latest build.
  *
- * Defaults (chosen to match spec 1.8, a plausible Windows producer):
+ * Defaults (chosen to match format.md 1.8, a plausible Windows producer):
  * little-endian, Version 1, Revision 1, DefaultObject -1, SystemTime
  * 2024-01-01 00:00:00.000 (a Monday), PerfTime 123456789, PerfFreq 1e7,
  * PerfTime100nSec 133485408000000000. Objects: help index = name index + 1,
@@ -69,7 +69,7 @@ extern "C" {
 typedef struct enc_blob enc_blob;
 typedef struct enc_object enc_object;
 
-/* NumInstances of an object (spec 1.5). */
+/* NumInstances of an object (format.md 1.5). */
 typedef enum enc_object_kind {
   ENC_SINGLE_INSTANCE, /* -1: one counter block, no instance definitions */
   ENC_MULTI_INSTANCE,  /* the number of instances added; 0 if none */
@@ -82,12 +82,12 @@ typedef enum enc_object_kind {
 
 /* Producer quirks (bit flags for enc_set_quirks). */
 enum {
-  /* Spec 6: PERF_DATA_BLOCK.TotalByteLength counts the objects only. */
+  /* format.md 6: PERF_DATA_BLOCK.TotalByteLength counts the objects only. */
   ENC_QUIRK_SAMBA_TOTAL_LENGTH = 1u << 0,
-  /* Spec 6: the header gets a full 8 bytes of pad after the system name
+  /* format.md 6: the header gets a full 8 bytes of pad after the system name
    * when 88 + name is already a multiple of 8. */
   ENC_QUIRK_SAMBA_HEADER_PAD = 1u << 1,
-  /* Spec 6: CounterSize 8 for every counter whose type says DWORD (size
+  /* format.md 6: CounterSize 8 for every counter whose type says DWORD (size
    * bits 0x000); the value is written as 8 bytes. */
   ENC_QUIRK_SAMBA_DWORD_AS_8 = 1u << 2,
   /* Every padding byte (header pad, name pad, gaps in counter blocks,
@@ -115,11 +115,11 @@ void enc_set_clock(enc_blob *b, int64_t perf_time, int64_t perf_freq,
                    int64_t perf_time_100ns);
 /* SYSTEMTIME: year, month, day of week, day, hour, minute, second, ms. */
 void enc_set_system_time(enc_blob *b, const uint16_t st[8]);
-/* Write this NumObjectTypes instead of the real count (spec 1.2: it may
+/* Write this NumObjectTypes instead of the real count (format.md 1.2: it may
  * overstate). A negative value restores the real count. */
 void enc_set_num_objects(enc_blob *b, int64_t num_objects);
 
-/* The spec 1.8 test vector's description (416 bytes when built): "PC";
+/* The format.md 1.8 test vector's description (416 bytes when built): "PC";
  * object 2 single-instance with RAWCOUNT (name 6) = 42 and 100NSEC_TIMER
  * (name 8) = 5,000,000; object 10 with one instance "_Total", RAWCOUNT
  * (name 12) = 7. For the second sample: enc_set_clock with PerfTime100nSec
@@ -185,7 +185,7 @@ uint32_t enc_add_instance_bytes(enc_object *o, const void *bytes, size_t len);
 void enc_instance_set_unique_id(enc_object *o, uint32_t inst,
                                 int32_t unique_id);
 /* ParentObjectTitleIndex and ParentObjectInstance (position of the parent
- * instance in the parent object's list, spec 1.4). */
+ * instance in the parent object's list, format.md 1.4). */
 void enc_instance_set_parent(enc_object *o, uint32_t inst,
                              uint32_t parent_object_index,
                              uint32_t parent_instance);
@@ -199,7 +199,7 @@ void enc_set_value(enc_object *o, uint32_t inst, uint32_t counter,
 uint64_t enc_get_value(const enc_object *o, uint32_t inst, uint32_t counter);
 /* Put a DWORD at `block_offset` inside instance inst's counter block (after
  * the values are written), e.g. the MULTI item count right after an 8-byte
- * MULTI_TIMER value (spec 3). The automatic block length covers it. */
+ * MULTI_TIMER value (format.md 3). The automatic block length covers it. */
 void enc_poke32(enc_object *o, uint32_t inst, uint32_t block_offset,
                 uint32_t value);
 
@@ -239,7 +239,7 @@ void enc_put64(uint8_t *buf, size_t off, uint64_t v, bool big_endian);
 uint32_t enc_get32(const uint8_t *buf, size_t off, bool big_endian);
 uint64_t enc_get64(const uint8_t *buf, size_t off, bool big_endian);
 
-/* Wire offsets of the fields (spec 1.2), for patching. */
+/* Wire offsets of the fields (format.md 1.2), for patching. */
 enum {
   ENC_HDR_SIGNATURE = 0,
   ENC_HDR_LITTLE_ENDIAN = 8,

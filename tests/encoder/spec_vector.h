@@ -1,8 +1,8 @@
-/* collectd-winperf tests: the spec 1.8 test vector.
+/* collectd-winperf tests: the format.md 1.8 test vector.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The spec's hand-made 416-byte V1 test vector (spec 1.8), typed in from the
- * hex dump: system name "PC"; object 2 single-instance (RAWCOUNT @8 = 42,
+ * The spec's hand-made 416-byte V1 test vector (format.md 1.8), typed in from
+ * the hex dump: system name "PC"; object 2 single-instance (RAWCOUNT @8 = 42,
  * 100NSEC_TIMER @16 = 5,000,000); object 10 with one instance "_Total"
  * (RAWCOUNT @4 = 7). Shared by the encoder and decoder tests. */
 #ifndef WINPERF_TESTS_SPEC_VECTOR_H
@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-/* spec 1.8, typed from the hex dump */
+/* format.md 1.8, typed from the hex dump */
 __attribute__((unused)) static const uint8_t spec_vector[416] = {
     0x50, 0x00, 0x45, 0x00, 0x52, 0x00, 0x46, 0x00, 0x01, 0x00, 0x00, 0x00,
     0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0xa0, 0x01, 0x00, 0x00,

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * The encoder against hand-made bytes: the spec's 416-byte test vector
- * (spec 1.8, typed in from the spec), its big-endian twin at hand-checked
+ * (format.md 1.8, typed in from the spec), its big-endian twin at hand-checked
  * offsets, and the quirk switches at hand-computed offsets. */
 #include "encoder.h"
 #include "perfdata.h"
@@ -43,14 +43,14 @@ static void test_spec_vector(void) {
   enc_blob *b = spec_blob();
   size_t len = 0;
   uint8_t *buf = enc_build(b, &len);
-  IS_INT(len, 416, "spec 1.8 vector: 416 bytes");
+  IS_INT(len, 416, "format.md 1.8 vector: 416 bytes");
   size_t first_diff = len;
   for (size_t i = 0; i < len && i < sizeof spec_vector; i++)
     if (buf[i] != spec_vector[i]) {
       first_diff = i;
       break;
     }
-  OK(len == 416 && first_diff == len, "spec 1.8 vector: byte for byte");
+  OK(len == 416 && first_diff == len, "format.md 1.8 vector: byte for byte");
   if (first_diff < len)
     tap_diag("  first difference at 0x%zx: got %02x, want %02x", first_diff,
              buf[first_diff], spec_vector[first_diff]);
@@ -96,7 +96,7 @@ static void test_layout_queries(void) {
 }
 
 static void test_second_sample(void) {
-  /* spec 1.8's second sample: rebuild after changing the clock and a value
+  /* format.md 1.8's second sample: rebuild after changing the clock and a value
    * (the timer is counter 1 of the first object, 8 bytes at 0x100). */
   enc_blob *b = enc_new("PC");
   enc_object *os = enc_add_object(b, 2, ENC_SINGLE_INSTANCE);

@@ -69,21 +69,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memfd = memfd_create("fuzz-yaml", 0);
     snprintf(memfd_path, sizeof memfd_path, "/proc/self/fd/%d", memfd);
   }
-  char err[1024];
-  err[0] = '\0';
+  wp_error err;
+  wp_error_clear(&err);
   wp_counter_list list;
-  int rc = wp_counters_parse(memfd_path, text, size, &list, err, sizeof err);
+  int rc = wp_counters_parse(memfd_path, text, size, &list, &err);
   if (rc == 0) {
     check_entries(&list);
   } else if (rc != -1 || list.entries != NULL || list.count != 0 ||
-             strncmp(err, memfd_path, strlen(memfd_path)) != 0) {
+             strncmp(err.message, memfd_path, strlen(memfd_path)) != 0) {
     abort(); /* an error leaves the list empty and names the file */
   }
   if (memfd >= 0 && size <= FILE_MAX && ftruncate(memfd, 0) == 0 &&
       pwrite(memfd, data, size, 0) == (ssize_t)size) {
-    char err2[1024];
+    wp_error err2;
     wp_counter_list from_file;
-    int rc2 = wp_counters_load(memfd_path, &from_file, err2, sizeof err2);
+    int rc2 = wp_counters_load(memfd_path, &from_file, &err2);
     if (rc2 != rc || (rc == 0 && !same(&list, &from_file)))
       abort(); /* the file and the buffer give the same answer */
     if (rc2 == 0)

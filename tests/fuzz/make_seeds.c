@@ -147,7 +147,7 @@ static int every_type(const char *dir) {
 }
 
 static int spec_vector(const char *dir) {
-  /* The spec 1.8 vector, plus the shapes it lacks. */
+  /* The format.md 1.8 vector, plus the shapes it lacks. */
   enc_blob *b = enc_new_spec_vector();
   enc_object *os = enc_blob_object(b, 0);
   uint32_t tim = 1;                          /* its 100NSEC_TIMER */

@@ -1,5 +1,6 @@
 /* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
- * collectd-winperf: tests for Counter/Help name tables (names.c, spec 4.1).
+ * collectd-winperf: tests for Counter/Help name tables (names.c,
+ * format.md 4.1).
  *
  * The tables are REG_MULTI_SZ UTF-16LE bytes assembled here by hand; the
  * expected offsets are counted by hand (2 bytes per unit).
@@ -70,7 +71,7 @@ static void is_indices(const pd_names *nm, const char *name,
 
 static void test_counter_table(void) {
   table t = {0};
-  put_pair(&t, "1", "1847"); /* spec 4.1: highest index, not a name */
+  put_pair(&t, "1", "1847"); /* format.md 4.1: highest index, not a name */
   put_pair(&t, "2", "System");
   put_pair(&t, "4", "Memory");
   put_pair(&t, "6", "% Processor Time");

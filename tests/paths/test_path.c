@@ -1,9 +1,9 @@
 /* Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  * collectd-winperf: tests for counter paths, wildcards and name comparison
- * (path.c, spec 4.2).
+ * (path.c, format.md 4.2).
  *
  * Expected fields and error columns are worked out by hand from the grammar
- * in spec 4.2 (columns are 0-based byte offsets into the C string).
+ * in format.md 4.2 (columns are 0-based byte offsets into the C string).
  */
 #include "perfdata.h"
 #include "../tap.h"

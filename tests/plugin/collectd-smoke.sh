@@ -2,7 +2,7 @@
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 #
 # Smoke test: the built winperf.so inside a real collectd (5.12, Debian's)
-# with the csv writer, replaying tests/plugin/mkcapture's capture (spec 1.8's
+# with the csv writer, replaying tests/plugin/mkcapture's capture (format.md 1.8's
 # vector, its second sample, a malformed blob, a fourth sample) with
 # Interval 1, ReplayLoop false and Timestamp "sample", then asserting the csv
 # files hold exactly the values the spec's arithmetic gives. Also: an invalid
@@ -63,7 +63,7 @@ cp "$SYSPLUGINS/logfile.so" "$SYSPLUGINS/csv.so" "$PLUGIN" "$tmp/plugins/"
 "$MKCAPTURE" "$tmp/capture"
 check "capture written" test -s "$tmp/capture/4.blob"
 if [ -f "$top_srcdir/conf/sample/sample1.blob" ]; then
-  check "1.blob is spec 1.8's vector byte for byte" \
+  check "1.blob is format.md 1.8's vector byte for byte" \
     cmp -s "$top_srcdir/conf/sample/sample1.blob" "$tmp/capture/1.blob"
   check "2.blob is the spec's second sample byte for byte" \
     cmp -s "$top_srcdir/conf/sample/sample2.blob" "$tmp/capture/2.blob"
@@ -147,7 +147,7 @@ fi
 check "no errors but the malformed blob" sh -c \
   "! grep -i 'error' '$tmp/collectd.log' | grep -v '3.blob'"
 
-# Expected values (spec 1.8, 3.3): times are the samples' PerfTime100nSec
+# Expected values (format.md 1.8, 3.3): times are the samples' PerfTime100nSec
 # (2024-01-01T00:00:00Z = 1704067200, +1 s, +3 s; 3.blob skipped).
 d="$tmp/csv/smoke"
 # csv names its files by the day they are written, not by the value's time.

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * mkcapture OUTDIR writes:
- *   1.blob  spec 1.8's test vector (byte for byte: the smoke test compares
+ *   1.blob  format.md 1.8's test vector (byte for byte: the smoke test compares
  *           it with conf/sample/sample1.blob, typed in from the spec)
  *   2.blob  its second sample: PerfTime100nSec + 1e7, 100NSEC_TIMER 12.5e6
  *           (100 * 7.5e6 / 1e7 = 75 %)
@@ -11,7 +11,7 @@
  *           100 * 18e6 / 2e7 = 90 %), RAWCOUNT 43, and a new instance "a/b"
  *           of object 10 with Items 3
  *   names.multisz  1 "12", 2 System, 6 Processes, 8 "% Busy Time",
- *           10 Queue, 12 Items (UTF-16LE REG_MULTI_SZ, spec 4.1)
+ *           10 Queue, 12 Items (UTF-16LE REG_MULTI_SZ, format.md 4.1)
  */
 #include <stdio.h>
 #include <stdlib.h>

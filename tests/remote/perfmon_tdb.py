@@ -3,7 +3,7 @@
 
 smbd serves HKEY_PERFORMANCE_DATA from <state dir>/perfmon/ (source3
 registry/reg_perfcount.c); nothing in Debian writes these files, so the test
-does. Key scheme (shared/notes/samba-rrp.md): names.tdb "1" = entry count,
+does. Key scheme (doc/remote-protocol.md 6): names.tdb "1" = entry count,
 "<2k>" name, "<2k+1>" help, "<2k>rel" = "p" (object) or "c[<parent>]",
 "<2k>type" = CounterType, "<obj>inst" = instance count, "<obj>i<n>name";
 "0PerfFreq". data.tdb: "<2k>" decimal value, "<obj>i<n>" packed 8-byte

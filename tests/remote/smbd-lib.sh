@@ -83,7 +83,7 @@ smbd_stop() {
     wait "$SMBD_PID" 2>/dev/null
   fi
   SMBD_PID=
-  # samba-dcerpcd outlives smbd (shared/notes/samba-rrp.md): its pid file.
+  # samba-dcerpcd outlives smbd (doc/remote-protocol.md 6): its pid file.
   if [ -f "$SMBD_DIR/pid/samba-dcerpcd.pid" ]; then
     kill "$(cat "$SMBD_DIR/pid/samba-dcerpcd.pid")" 2>/dev/null
   fi

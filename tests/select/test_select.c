@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Blobs come from the test-side encoder; every expected value is worked
- * out by hand in the comment beside it (formulas: spec section 3).
+ * out by hand in the comment beside it (formulas: format.md 3).
  */
 #include "encoder.h"
 #include "perfdata.h"
@@ -48,8 +48,8 @@ static pd_names *load_names(void) {
   return names;
 }
 
-/* The spec 1.8 vector: object 2 (RAWCOUNT 42, 100NSEC_TIMER 5e6), object 10
- * with "_Total" (RAWCOUNT 7). sample 2: +1e7 in PerfTime100nSec, timer
+/* The format.md 1.8 vector: object 2 (RAWCOUNT 42, 100NSEC_TIMER 5e6), object
+ * 10 with "_Total" (RAWCOUNT 7). sample 2: +1e7 in PerfTime100nSec, timer
  * 12.5e6 -> 100 * 7.5e6 / 1e7 = 75 %. */
 static uint8_t *spec_vector(int sample, size_t *len) {
   enc_blob *b = enc_new("PC");

@@ -15,7 +15,7 @@
  * Answers "Global" (all three) and index lists (only the objects named);
  * "Costly", "Foreign ..." and anything else get no objects. Under Wine 8
  * (detected by ntdll's wine_get_version export) it compensates Wine's
- * offset bug for the first provider (shared/notes/wine-mingw.md).
+ * offset bug for the first provider (doc/wine.md).
  *
  * Producer code for a test: it uses the winperf.h structures directly.
  */
@@ -34,7 +34,7 @@ EXPORT DWORD APIENTRY CollectPerfData(LPWSTR value_name, LPVOID *data,
                                       LPDWORD num_object_types);
 EXPORT DWORD APIENTRY ClosePerfData(void);
 
-/* Counter types by value (spec 2.2), in case a header lacks one. */
+/* Counter types by value (format.md 2.2), in case a header lacks one. */
 #define T_100NSEC_TIMER 0x20510500u
 #define T_100NSEC_TIMER_INV 0x21510500u
 #define T_OBJ_TIME_TIMER 0x20610500u

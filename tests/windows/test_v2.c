@@ -1,8 +1,8 @@
-/* collectd-winperf: unit tests for the portable V2 (PerfLib) part, spec 5.
+/* collectd-winperf: unit tests for the portable V2 (PerfLib) part, format.md 5.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The vectors are built here field by field from the spec 5 layouts; the
- * expected values are the spec 3.3 worked examples, not the code's output.
+ * The vectors are built here field by field from the format.md 5 layouts; the
+ * expected values are the format.md 3.3 worked examples, not the code's output.
  */
 #include "perfdata_v2.h"
 #include "../tap.h"
@@ -283,7 +283,7 @@ static void answer_all_types(vec *v, uint32_t k) {
   counter_data(v, 4, 2);                   /* multi count */
   instance_header(v, 9, "svchost");
   counter_data(v, 8, 0);
-  counter_data(v, 4, 10); /* base does not move: 0 (spec 3.1) */
+  counter_data(v, 4, 10); /* base does not move: 0 (format.md 3.1) */
   counter_data(v, 8, 0 + 2500000 * k);
   counter_data(v, 4, 0); /* multi count 0: value 0 */
   set32(v, mi, (uint32_t)(v->n - mi));

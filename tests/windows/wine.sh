@@ -155,7 +155,7 @@ check_values() { # check_values FILE WHAT TOLERANCE LIST
 
 # ------------------------------------------------------------- live query
 # Three reports a second apart; the first sample of a process is skewed
-# (shared/notes/wine-mingw.md), so only the last report is checked.
+# (doc/wine.md), so only the last report is checked.
 if wrun "$EXE" query --interval 1 --count 3 "${PATHS[@]}" \
   >"$TMP/live.txt" 2>"$TMP/live.err"; then
   ok "live winperf query (3 reports)"
