@@ -32,6 +32,7 @@ typedef struct wp_options {
   bool raw_mode; /* ValueMode "raw" */
   int timestamp; /* WP_TS_* */
   pd_calc_options calc;
+  pd_pair_by pair_by; /* PairBy "id" (default) | "name" */
 } wp_options;
 
 /* Per counter-file entry, beside wp_counter_entry. */

@@ -51,5 +51,6 @@ int wp_ctx_start(wp_ctx *c) {
   if (wp_counters_select(&c->counters, c->counters_file, &c->opt.calc, &c->sel,
                          &c->rt) != 0)
     return -1;
+  pd_selection_set_pairing(c->sel, c->opt.pair_by);
   return wp_ctx_open_source(c);
 }

@@ -51,6 +51,15 @@ static int shared_option(oconfig_item_t *child, wp_options *opt) {
     opt->timestamp = v == 0 ? WP_TS_NOW : WP_TS_SAMPLE;
     return 0;
   }
+  if (strcasecmp(child->key, "PairBy") == 0) {
+    /* format.md 1.4: by process id where the object has one, or as PDH */
+    static const char *const by[] = {"id", "name"};
+    int v = 0;
+    if (config_enum(child, by, 2, &v) != 0)
+      return -1;
+    opt->pair_by = v == 0 ? PD_PAIR_BY_ID : PD_PAIR_BY_FULL_NAME;
+    return 0;
+  }
   return 1;
 }
 
@@ -118,7 +127,7 @@ static int host_option(wp_ctx *c, oconfig_item_t *child, const char *name) {
   ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected "
                "Address, Port, User, Domain, PasswordFile, CountersFile, "
                "Interval, Timeout, ConnectTimeout, QueryTimeout, "
-               "Encrypt, Timestamp or RemoteHelper)",
+               "Encrypt, Timestamp, PairBy or RemoteHelper)",
         name, k);
   return -1;
 }
@@ -212,7 +221,7 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child) {
   if (strcasecmp(k, "RemoteHelper") == 0)
     return cf_util_get_string(child, &c->helper);
   ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
-               "ReplayLoop, ValueMode, Timestamp, Host, "
+               "ReplayLoop, ValueMode, Timestamp, PairBy, Host, "
                "MultiTimerFormula, Cap100, RemoteHelper or a <Host> "
                "block)",
         k);

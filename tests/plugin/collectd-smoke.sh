@@ -75,7 +75,9 @@ cat >"$tmp/counters.yaml" <<'EOF'
 - path: \Queue(*)\Items
 EOF
 
-# write_conf FILE COUNTERS_FILE [extra winperf options...]
+# write_conf FILE COUNTERS_FILE [extra winperf options...] (replaying
+# $capture, by default $tmp/capture)
+capture=$tmp/capture
 write_conf() {
   conf=$1
   counters=$2
@@ -104,7 +106,7 @@ LoadPlugin csv
 LoadPlugin winperf
 <Plugin winperf>
   CountersFile "$counters"
-  Replay "$tmp/capture"
+  Replay "$capture"
 EOF
     for opt in "$@"; do echo "  $opt"; done
     echo "</Plugin>"
@@ -129,7 +131,7 @@ run_fg() {
     i=$((i + 1))
   done
   check "replay end logged" grep -q \
-    "winperf: $tmp/capture: replay reached the end of the capture" \
+    "winperf: $capture: replay reached the end of the capture" \
     "$tmp/collectd.log"
   check "collectd still running at the end of the replay" kill -0 "$pid"
   kill "$pid" 2>/dev/null
@@ -240,4 +242,37 @@ check "bad ValueMode: collectd refuses to start (exit $rc)" test "$rc" -ne 0
 check "bad ValueMode: says what is expected" grep -q \
   'ValueMode "cooked": expected "formatted" or "raw"' \
   "$tmp/collectd.log" "$tmp/stdout"
+
+# --- 4. PairBy: w3wp#1 exits, Windows renumbers w3wp#2 to w3wp#1 ----------
+# tests/cli/mkblobs' renumber pair (values by hand in mkblobs.c): by process
+# id (the default) w3wp#1 is pid 30's own 25 %; PairBy "name" (PDH) mixes
+# pid 20 and pid 30: 35 %.
+capture=$tmp/renumber
+mkdir "$capture"
+mkdir "$tmp/blobs"
+"$top_builddir/tests/cli/mkblobs" "$tmp/blobs"
+cp "$tmp/blobs/renumber1.blob" "$capture/1.blob"
+cp "$tmp/blobs/renumber2.blob" "$capture/2.blob"
+printf -- '- \\230(*)\\6\n' >"$tmp/pair.yaml"
+for mode in default id name; do
+  rm -rf "$tmp/csv" "$tmp/collectd.log"
+  extra='Timestamp "sample"'
+  [ "$mode" = default ] || extra="$extra
+  PairBy \"$mode\""
+  write_conf "$tmp/pair.conf" "$tmp/pair.yaml" 'Host "pair"' \
+    'ReplayLoop false' "$extra"
+  run_fg "$tmp/pair.conf"
+  want=25.000000
+  [ "$mode" = name ] && want=35.000000
+  d="$tmp/csv/pair"
+  expect "$d/winperf-230-w3wp/gauge-6" 1704067201.000,50.000000
+  expect "$d/winperf-230-w3wp#1/gauge-6" "1704067201.000,$want"
+done
+rm -f "$tmp/collectd.log"
+write_conf "$tmp/pair.conf" "$tmp/pair.yaml" 'PairBy "pid"'
+"$COLLECTD" -T -C "$tmp/pair.conf" >"$tmp/stdout" 2>&1
+rc=$?
+check "bad PairBy: collectd refuses to start (exit $rc)" test "$rc" -ne 0
+check "bad PairBy: says what is expected" grep -q \
+  'PairBy "pid": expected "id" or "name"' "$tmp/collectd.log" "$tmp/stdout"
 finish
