@@ -11,10 +11,10 @@
 # Process x1,000, Thread x13,000), decoded whole.
 set -euo pipefail
 bench=${1:?usage: instructions.sh path/to/bench}
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top_srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 NEED_FAIL=need_fail_die
 # shellcheck source-path=SCRIPTDIR source=../lib/need.sh
-. "$top/tests/lib/need.sh"
+. "$top_srcdir/tests/lib/need.sh"
 need valgrind
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
