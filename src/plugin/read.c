@@ -32,13 +32,22 @@ static bool ready(wp_ctx *c) {
   return true;
 }
 
-/* The object index list to ask for; NULL when no path resolves. */
+/* The object index list to ask for; NULL when no path resolves or there
+ * is no memory to resolve them (pd_selection_query's NULL). */
 static const char *resolve_query(wp_ctx *c) {
   size_t unresolved = 0;
   const char *query = pd_selection_query(c->sel, &unresolved);
-  if (unresolved > 0 && wp_names_load(c, false)) /* rate-limited */
+  if (query != NULL && unresolved > 0 &&
+      wp_names_load(c, false)) /* rate-limited */
     query = pd_selection_query(c->sel, &unresolved);
-  if (query == NULL || *query == '\0') {
+  if (query == NULL) {
+    ERROR(PLUGIN ": %s: out of memory resolving the counter paths; interval "
+                 "skipped",
+          c->kind == WP_SOURCE_REMOTE ? c->host : c->src->kind);
+    c->failing = true;
+    return NULL;
+  }
+  if (*query == '\0') {
     if (!c->warned_nothing_resolves)
       WARNING(PLUGIN ": no configured path resolves to an object in the "
                      "names table; retrying each interval");

@@ -1,0 +1,320 @@
+/* collectd-winperf tests: the plugin's read path when allocations fail.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * One replay context built as the configuration and init build it (the
+ * CountersFile read, wp_ctx_start), three intervals through
+ * wp_read_interval, wp_ctx_free; allocation 1, 2, ... failed once and
+ * persistently (failalloc.h). collectd itself is stubbed below: the stubs
+ * record what was dispatched and logged. A failing run must end with the
+ * start returning -1, or with every interval in which an allocation failed
+ * logging "out of memory"; whatever it dispatched must be a value of the
+ * run with no failure (or 85 %, the busy time of samples 1 and 3 when the
+ * second is lost), and nothing may be left allocated.
+ *
+ * The capture (tests/plugin/mkcapture.c's samples, all well-formed):
+ *   1.blob  \System\Processes 42, 100NSEC_TIMER 5e6, Queue(_Total) Items 7
+ *   2.blob  + 1e7 (100 ns): timer 12.5e6 -> % Busy Time 100 * 7.5e6 / 1e7
+ *           = 75
+ *   3.blob  + 3e7: timer 30.5e6 -> 100 * 18e6 / 2e7 = 90; Processes 43;
+ *           a new instance a/b with Items 3
+ */
+#include "context.h"
+#include "counters.h"
+#include "open_source.h"
+#include "read.h"
+
+#include "encoder.h"
+#include "failalloc.h"
+#include "tap.h"
+#include "failalloc_tap.h"
+
+#include "collectd/core/utils/common/common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define T0 133485408000000000LL /* 2024-01-01 00:00:00 UTC */
+#define MAX_LINES 64
+
+/* ---- collectd, stubbed ---- */
+
+static char stub_host[] = "testhost";
+char *hostname_g = stub_host;
+
+static struct {
+  int phase; /* 0: the start, 1..3: the intervals */
+  cdtime_t now;
+  char disp[MAX_LINES][1024];
+  int disp_phase[MAX_LINES];
+  int ndisp;
+  bool oom[4]; /* an "out of memory" line was logged in that phase */
+  char last_err[512];
+} rec;
+
+static data_source_t ds_gauge = {"value", DS_TYPE_GAUGE, 0, NAN};
+static data_source_t ds_derive = {"value", DS_TYPE_DERIVE, 0, NAN};
+static data_set_t set_gauge = {"gauge", 1, &ds_gauge};
+static data_set_t set_derive = {"derive", 1, &ds_derive};
+
+const data_set_t *plugin_get_ds(const char *name) {
+  if (strcmp(name, "gauge") == 0)
+    return &set_gauge;
+  if (strcmp(name, "derive") == 0)
+    return &set_derive;
+  return NULL;
+}
+
+cdtime_t cdtime(void) {
+  return rec.now;
+}
+cdtime_t plugin_get_interval(void) {
+  return TIME_T_TO_CDTIME_T_STATIC(10);
+}
+
+char *sstrncpy(char *dest, const char *src, size_t n) {
+  snprintf(dest, n, "%s", src);
+  return dest;
+}
+
+void plugin_log(int level, const char *format, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, format);
+  vsnprintf(line, sizeof line, format, ap);
+  va_end(ap);
+  if (strstr(line, "out of memory") != NULL)
+    rec.oom[rec.phase] = true;
+  if (level <= LOG_WARNING)
+    snprintf(rec.last_err, sizeof rec.last_err, "%s", line);
+}
+
+int plugin_dispatch_values(value_list_t const *vl) {
+  if (rec.ndisp >= MAX_LINES)
+    return -1;
+  double v = vl->values[0].gauge;
+  if (strcmp(vl->type, "derive") == 0)
+    v = (double)vl->values[0].derive;
+  snprintf(rec.disp[rec.ndisp], sizeof rec.disp[0], "%s/%s/%s-%s/%s=%.6f",
+           vl->host, vl->plugin, vl->plugin_instance, vl->type,
+           vl->type_instance, v);
+  rec.disp_phase[rec.ndisp++] = rec.phase;
+  return 0;
+}
+
+/* ---- the fixture ---- */
+
+typedef struct fixture {
+  char dir[64];
+  char counters[96];
+  char want[MAX_LINES][1040]; /* the run with no failure, "PHASE LINE" */
+  int nwant;
+} fixture;
+
+/* What the run with no failure must dispatch, computed by hand. */
+static const char *const EXPECTED[] = {
+    "1 testhost/winperf/System-gauge/Processes=42.000000",
+    "1 testhost/winperf/Queue-_Total-gauge/Items=7.000000",
+    "2 testhost/winperf/System-gauge/Processes=42.000000",
+    "2 testhost/winperf/System-gauge/% Busy Time=75.000000",
+    "2 testhost/winperf/Queue-_Total-gauge/Items=7.000000",
+    "3 testhost/winperf/System-gauge/Processes=43.000000",
+    "3 testhost/winperf/System-gauge/% Busy Time=90.000000",
+    "3 testhost/winperf/Queue-_Total-gauge/Items=7.000000",
+    "3 testhost/winperf/Queue-a_b-gauge/Items=3.000000",
+};
+#define BUSY_1_3 "testhost/winperf/System-gauge/% Busy Time=85.000000"
+
+static void write_file(const char *dir, const char *name, const void *data,
+                       size_t len) {
+  char path[160];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  if (f == NULL || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+    printf("Bail out! cannot write %s\n", path);
+    exit(1);
+  }
+}
+
+static void write_sample(const char *dir, const char *name, int64_t t100,
+                         uint64_t timer, uint64_t procs, bool extra) {
+  enc_blob *b = enc_new("PC");
+  enc_set_clock(b, 123456789, 10000000, t100);
+  enc_object *os = enc_add_object(b, 2, ENC_SINGLE_INSTANCE);
+  uint32_t raw = enc_add_counter(os, 6, PD_COUNTER_RAWCOUNT);
+  uint32_t tim = enc_add_counter(os, 8, PD_100NSEC_TIMER);
+  enc_set_value(os, ENC_SINGLE, raw, procs);
+  enc_set_value(os, ENC_SINGLE, tim, timer);
+  enc_object *om = enc_add_object(b, 10, ENC_MULTI_INSTANCE);
+  uint32_t c = enc_add_counter(om, 12, PD_COUNTER_RAWCOUNT);
+  enc_set_value(om, enc_add_instance(om, "_Total"), c, 7);
+  if (extra)
+    enc_set_value(om, enc_add_instance(om, "a/b"), c, 3);
+  size_t len = 0;
+  uint8_t *blob = enc_build(b, &len);
+  enc_free(b);
+  write_file(dir, name, blob, len);
+  free(blob);
+}
+
+static void write_capture(fixture *f) {
+  snprintf(f->dir, sizeof f->dir, "/tmp/test_alloc_plugin.%ld", (long)getpid());
+  if (mkdir(f->dir, 0700) != 0) {
+    printf("Bail out! cannot create %s\n", f->dir);
+    exit(1);
+  }
+  write_sample(f->dir, "1.blob", T0, 5000000, 42, false);
+  write_sample(f->dir, "2.blob", T0 + 10000000, 12500000, 42, false);
+  write_sample(f->dir, "3.blob", T0 + 30000000, 30500000, 43, true);
+  static const char *const names[] = {"1",  "12",        "2",  "System",
+                                      "6",  "Processes", "8",  "% Busy Time",
+                                      "10", "Queue",     "12", "Items"};
+  uint8_t table[512];
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (const char *p = names[i]; *p; p++) { /* ASCII -> UTF-16LE */
+      table[n++] = (uint8_t)*p;
+      table[n++] = 0;
+    }
+    table[n++] = 0;
+    table[n++] = 0;
+  }
+  table[n++] = 0;
+  table[n++] = 0;
+  write_file(f->dir, "names.multisz", table, n);
+  static const char yaml[] = "- \\System\\Processes\n"
+                             "- \\System\\% Busy Time\n"
+                             "- \\Queue(*)\\Items\n";
+  write_file(f->dir, "counters.yaml", yaml, sizeof yaml - 1);
+  snprintf(f->counters, sizeof f->counters, "%s/counters.yaml", f->dir);
+}
+
+/* ---- one run ---- */
+
+/* The context as options.c and wp_init make it; NULL (its reason logged,
+ * or wp_ctx_new's NULL, which wp_options_parse returns as -1) on failure. */
+static wp_ctx *start(const fixture *f) {
+  wp_ctx *c = wp_ctx_new(WP_SOURCE_REPLAY);
+  if (c == NULL)
+    return NULL;
+  c->counters_file = strdup(f->counters);
+  c->replay_dir = strdup(f->dir);
+  c->replay_loop = false;
+  if (c->counters_file == NULL || c->replay_dir == NULL ||
+      wp_counters_read(c, &c->counters) != 0 || wp_ctx_start(c) != 0) {
+    wp_ctx_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+static bool in_reference(const fixture *f, const char *line) {
+  if (strcmp(line, BUSY_1_3) == 0)
+    return true;
+  for (int i = 0; i < f->nwant; i++)
+    if (strcmp(f->want[i] + 2, line) == 0)
+      return true;
+  return false;
+}
+
+static failalloc_result check_values(const fixture *f, char *why,
+                                     size_t whylen) {
+  bool failed = failalloc_failures() > 0;
+  if (!failed && rec.ndisp != f->nwant) {
+    snprintf(why, whylen, "no failure but %d values (want %d)", rec.ndisp,
+             f->nwant);
+    return FA_BROKEN;
+  }
+  for (int i = 0; i < rec.ndisp; i++) {
+    char got[1040];
+    snprintf(got, sizeof got, "%d %s", rec.disp_phase[i], rec.disp[i]);
+    if (failed ? !in_reference(f, rec.disp[i]) : strcmp(got, f->want[i]) != 0) {
+      snprintf(why, whylen, "dispatched %s", got);
+      return FA_BROKEN;
+    }
+  }
+  return failed ? FA_CLEAN_ERROR : FA_SUCCESS;
+}
+
+static failalloc_result op_read(void *ctx, char *why, size_t whylen) {
+  fixture *f = ctx;
+  memset(&rec, 0, sizeof rec);
+  rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
+  wp_ctx *c = start(f);
+  if (c == NULL) {
+    if (failalloc_failures() > 0)
+      return FA_CLEAN_ERROR; /* -1, as wp_init's */
+    snprintf(why, whylen, "the start failed: %s", rec.last_err);
+    return FA_BROKEN;
+  }
+  failalloc_result res = FA_SUCCESS;
+  for (int i = 1; i <= 3; i++) {
+    rec.phase = i;
+    rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
+    unsigned long before = failalloc_failures();
+    if (wp_read_interval(c) != 0 && res == FA_SUCCESS) {
+      snprintf(why, whylen, "interval %d returned non-zero", i);
+      res = FA_BROKEN;
+    }
+    if (failalloc_failures() > before && !rec.oom[i] && res == FA_SUCCESS) {
+      snprintf(why, whylen,
+               "interval %d: an allocation failed, no \"out of memory\" "
+               "logged (last: %s)",
+               i, rec.last_err);
+      res = FA_BROKEN;
+    }
+  }
+  wp_ctx_free(c);
+  return res == FA_SUCCESS ? check_values(f, why, whylen) : res;
+}
+
+int main(void) {
+  static fixture f;
+  write_capture(&f);
+  memset(&rec, 0, sizeof rec);
+  rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
+  failalloc_arm(0, false); /* count, never fail */
+  wp_ctx *c = start(&f);
+  unsigned long at_start = failalloc_calls();
+  if (!OK(c != NULL, "the replay context starts"))
+    tap_diag("  %s", rec.last_err);
+  for (int i = 1; c != NULL && i <= 3; i++) {
+    rec.phase = i;
+    rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
+    wp_read_interval(c);
+  }
+  tap_diag("allocations: %lu to start, %lu in the 3 intervals", at_start,
+           failalloc_calls() - at_start);
+  wp_ctx_free(c);
+  size_t nexp = sizeof EXPECTED / sizeof EXPECTED[0];
+  bool same = (size_t)rec.ndisp == nexp;
+  for (int i = 0; i < rec.ndisp && i < MAX_LINES; i++) {
+    snprintf(f.want[i], sizeof f.want[0], "%d %s", rec.disp_phase[i],
+             rec.disp[i]);
+    if ((size_t)i >= nexp || strcmp(f.want[i], EXPECTED[i]) != 0) {
+      tap_diag("  got %s", f.want[i]);
+      same = false;
+    }
+  }
+  f.nwant = rec.ndisp;
+  OK(same, "3 intervals dispatch the hand-computed values (42 42 43, "
+           "75 90 %%, Items 7 and 3)");
+
+  failalloc_tap_sweep("replay context, 3 intervals", op_read, &f,
+                      "each fails the start or logs \"out of memory\" in "
+                      "the interval, and dispatches only reference values",
+                      NULL, NULL);
+
+  char path[160];
+  static const char *const files[] = {"1.blob", "2.blob", "3.blob",
+                                      "names.multisz", "counters.yaml"};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    snprintf(path, sizeof path, "%s/%s", f.dir, files[i]);
+    unlink(path);
+  }
+  rmdir(f.dir);
+  return tap_done();
+}
