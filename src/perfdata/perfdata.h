@@ -397,7 +397,8 @@ void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt);
 void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by);
 /* The object index list a query needs, e.g. "238 2 4" (ascending, unique).
  * Paths whose object name does not resolve are left out; *unresolved gets
- * how many (may be NULL). Returns selection-owned storage. */
+ * how many (may be NULL). Returns selection-owned storage, or NULL when
+ * memory runs out. */
 const char *pd_selection_query(pd_selection *sel, size_t *unresolved);
 /* One pass over `newer` (and `older`, which may be NULL): every counter the
  * paths match, in path order then blob order; instances are paired across

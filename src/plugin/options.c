@@ -166,8 +166,10 @@ static int config_host(oconfig_item_t *ci, const wp_ctx *top,
     }
   }
   wp_ctx *c = wp_ctx_new(WP_SOURCE_REMOTE);
-  if (c == NULL)
+  if (c == NULL) {
+    ERROR(PLUGIN ": <Host \"%s\">: out of memory", name);
     return -1;
+  }
   c->opt = top->opt;
   c->host = strdup(name);
   int status = c->host == NULL ? -1 : 0;
@@ -251,8 +253,10 @@ static int check_top(wp_ctx *c, int hosts, bool *local) {
 
 int wp_options_parse(oconfig_item_t *ci, wp_ctx **pending) {
   wp_ctx *c = wp_ctx_new(WP_SOURCE_LOCAL);
-  if (c == NULL)
+  if (c == NULL) {
+    ERROR(PLUGIN ": out of memory");
     return -1;
+  }
   int status = 0;
   int hosts = 0;
   for (int i = 0; i < ci->children_num && status == 0; i++) {
