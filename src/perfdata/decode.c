@@ -34,6 +34,9 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->next);
     free(n->dup);
     free(n->bucket);
+    free(n->sig);
+    pd_text_free(&n->own_text);
+    pd_text_free(&n->full_text);
   }
   free(snap->names);
   free(snap->objects);
@@ -97,6 +100,16 @@ static bool all_zero(const uint8_t *p, size_t n) {
     if (p[i] != 0)
       return false;
   return true;
+}
+
+/* How pd_counter_raw reads a counter of that size: 4 and 8 bytes in the
+ * blob's byte order; any other size reads as 0 (format.md 1.3). */
+static uint8_t counter_load(bool big_endian, uint32_t size) {
+  if (size == 4)
+    return big_endian ? PD_LOAD_BE32 : PD_LOAD_LE32;
+  if (size == 8)
+    return big_endian ? PD_LOAD_BE64 : PD_LOAD_LE64;
+  return PD_LOAD_NONE;
 }
 
 /* Counter sizes: numeric types read exactly 4 or 8 bytes (format.md 1.3); text,
@@ -210,6 +223,7 @@ static pd_status decode_definitions(pd_snapshot *snap, size_t o,
     d->type = wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterType);
     d->size = wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterSize);
     d->offset = wire_ld32(b, p + PERF_COUNTER_DEFINITION_CounterOffset);
+    d->load = counter_load(b->big_endian, d->size);
     if (!counter_size_ok(d->type, d->size))
       return pd_error_set(
           err, PD_E_COUNTER_DEF, p + PERF_COUNTER_DEFINITION_CounterSize,
@@ -312,6 +326,7 @@ static pd_status decode_instances(pd_snapshot *snap, size_t o, size_t obj_end,
     if (s != PD_OK)
       return s;
     in->block_offset = q;
+    in->block = b->data + q;
     p = q + in->block_length;
   }
   return PD_OK;
@@ -411,6 +426,7 @@ static pd_status decode_single_block(pd_snapshot *snap, size_t p,
   if (s != PD_OK)
     return s;
   in->block_offset = p;
+  in->block = snap->bytes.data + p;
   in->name_offset = p;
   snap->instance_count++;
   return PD_OK;

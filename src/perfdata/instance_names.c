@@ -84,18 +84,18 @@ static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
   return n;
 }
 
-static const char *convert_name(pd_snapshot *snap, const pd_object *obj,
-                                const pd_instance *in) {
+static const char *convert_name(const pd_snapshot *snap, pd_text_arena *text,
+                                const pd_object *obj, const pd_instance *in) {
   if (in->name_bytes == 0) {
     if (in->unique_id == -1)
       return "";
     char num[16];
     int len = snprintf(num, sizeof num, "%d", in->unique_id);
-    return pd_text_dup(&snap->text, num, (size_t)len);
+    return pd_text_dup(text, num, (size_t)len);
   }
   const uint8_t *src = snap->bytes.data + in->name_offset;
   size_t worst = (size_t)in->name_bytes * 3 + 1;
-  char *out = pd_text_alloc(&snap->text, worst);
+  char *out = pd_text_alloc(text, worst);
   if (out == NULL)
     return NULL;
   size_t used;
@@ -104,7 +104,7 @@ static const char *convert_name(pd_snapshot *snap, const pd_object *obj,
                             out, worst);
   else
     used = pd_codepage_to_utf8(src, in->name_bytes, obj->code_page, out, worst);
-  pd_text_trim(&snap->text, out, used + 1);
+  pd_text_trim(text, out, used + 1);
   return out;
 }
 
@@ -119,16 +119,70 @@ static pd_object_names *cached(pd_snapshot *snap, const pd_object *obj,
   return gen == snap->generation ? n : NULL;
 }
 
+/* The signature of obj's instance naming: per instance its NameLength,
+ * unique id, parent references and raw name bytes. Compared (compare true)
+ * or stored (false) in n->sig. Returns false when unequal or no memory. */
+static bool signature(pd_object_names *n, const pd_snapshot *snap,
+                      const pd_object *obj, bool compare) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < obj->instance_count; i++) {
+    const pd_instance *in = &obj->instances[i];
+    uint32_t head[4] = {in->name_bytes, (uint32_t)in->unique_id,
+                        in->parent_object, in->parent_instance};
+    size_t need = sizeof head + in->name_bytes;
+    if (compare) {
+      if (n->sig_len - at < need || memcmp(n->sig + at, head, sizeof head) ||
+          memcmp(n->sig + at + sizeof head, snap->bytes.data + in->name_offset,
+                 in->name_bytes) != 0)
+        return false;
+    } else {
+      if (!pd_grow((void **)&n->sig, &n->sig_cap, at + need, 1))
+        return false;
+      memcpy(n->sig + at, head, sizeof head);
+      memcpy(n->sig + at + sizeof head, snap->bytes.data + in->name_offset,
+             in->name_bytes);
+    }
+    at += need;
+  }
+  if (compare)
+    return at == n->sig_len;
+  n->sig_len = at;
+  return true;
+}
+
+/* Whether name[] of the slot was built from instances named as obj's are. */
+static bool same_as_built(pd_object_names *n, const pd_snapshot *snap,
+                          const pd_object *obj) {
+  return n->own_built && n->object_index == obj->name_index &&
+         n->count == obj->instance_count && n->code_page == obj->code_page &&
+         n->num_instances == obj->num_instances &&
+         n->big_endian == snap->bytes.big_endian &&
+         signature(n, snap, obj, true);
+}
+
 static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
   pd_object_names *n = cached(snap, obj, false);
   if (n != NULL)
     return n;
   if ((n = slot_for(snap, obj)) == NULL)
     return NULL;
-  for (uint32_t i = 0; i < obj->instance_count; i++) {
-    n->name[i] = convert_name(snap, obj, &obj->instances[i]);
-    if (n->name[i] == NULL)
+  if (!same_as_built(n, snap, obj)) {
+    n->own_built = n->full_built = false;
+    pd_text_reset(&n->own_text);
+    for (uint32_t i = 0; i < obj->instance_count; i++) {
+      n->name[i] = convert_name(snap, &n->own_text, obj, &obj->instances[i]);
+      if (n->name[i] == NULL)
+        return NULL;
+    }
+    if (!signature(n, snap, obj, false))
       return NULL;
+    n->object_index = obj->name_index;
+    n->count = obj->instance_count;
+    n->code_page = obj->code_page;
+    n->num_instances = obj->num_instances;
+    n->big_endian = snap->bytes.big_endian;
+    n->epoch = ++snap->names_epoch;
+    n->own_built = true;
   }
   n->own_generation = snap->generation;
   return n;
@@ -143,8 +197,23 @@ typedef struct parent_cache {
   pd_object_names *names;
 } parent_cache;
 
-static const char *base_name(pd_snapshot *snap, const pd_instance *in,
-                             const char *own, parent_cache *pc) {
+/* Note parent object `index` (its names' epoch, 0 when absent) as one
+ * the full names of n depend on. */
+static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
+  for (int i = 0; i < n->parents; i++)
+    if (n->parent_index[i] == index)
+      return;
+  if (n->parents < 0 || n->parents == PD_NAME_PARENTS_MAX) {
+    n->parents = -1;
+    return;
+  }
+  n->parent_index[n->parents] = index;
+  n->parent_epoch[n->parents++] = epoch;
+}
+
+static const char *base_name(pd_snapshot *snap, pd_object_names *n,
+                             const pd_instance *in, const char *own,
+                             parent_cache *pc) {
   if (in->parent_object == 0)
     return own;
   if (in->parent_object != pc->index) { /* usually one parent object */
@@ -153,12 +222,13 @@ static const char *base_name(pd_snapshot *snap, const pd_instance *in,
     pc->names = pc->object ? own_names(snap, pc->object) : NULL;
     if (pc->object != NULL && pc->names == NULL)
       return NULL;
+    note_parent(n, pc->index, pc->names ? pc->names->epoch : 0);
   }
   if (pc->object == NULL || in->parent_instance >= pc->object->instance_count)
     return own;
   const char *pname = pc->names->name[in->parent_instance];
   size_t a = strlen(pname), b = strlen(own);
-  char *s = pd_text_alloc(&snap->text, a + 1 + b + 1);
+  char *s = pd_text_alloc(&n->full_text, a + 1 + b + 1);
   if (s == NULL)
     return NULL;
   memcpy(s, pname, a);
@@ -167,12 +237,33 @@ static const char *base_name(pd_snapshot *snap, const pd_instance *in,
   return s;
 }
 
+/* Whether full[] and the chains were built from the same own names and
+ * parents' names as this decode has: they are still right then. */
+static bool full_still_right(pd_snapshot *snap, pd_object_names *n) {
+  if (!n->full_built || n->full_epoch != n->epoch || n->parents < 0)
+    return false;
+  for (int i = 0; i < n->parents; i++) {
+    const pd_object *p = pd_snapshot_find_object(snap, n->parent_index[i]);
+    pd_object_names *pn = p ? own_names(snap, p) : NULL;
+    if ((p != NULL && pn == NULL) || (pn ? pn->epoch : 0) != n->parent_epoch[i])
+      return false;
+  }
+  return true;
+}
+
 static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   pd_object_names *n = cached(snap, obj, true);
   if (n != NULL)
     return n;
   if ((n = own_names(snap, obj)) == NULL)
     return NULL;
+  if (full_still_right(snap, n)) {
+    n->full_generation = snap->generation;
+    return n;
+  }
+  n->full_built = false;
+  n->parents = 0;
+  pd_text_reset(&n->full_text);
   uint32_t mask = n->bucket_cap - 1, count = obj->instance_count;
 
   /* Pass 1: base names, and PDH's "#n" for case-insensitive duplicates in
@@ -182,7 +273,7 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   parent_cache pc = {0, NULL, NULL};
   bool has_hash = false;
   for (uint32_t i = 0; i < count; i++) {
-    const char *base = base_name(snap, &obj->instances[i], n->name[i], &pc);
+    const char *base = base_name(snap, n, &obj->instances[i], n->name[i], &pc);
     if (base == NULL)
       return NULL;
     uint32_t h = hash_base(base, &has_hash), j = n->bucket[h & mask];
@@ -204,7 +295,7 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
     do
       digits[nd++] = (char)('0' + dup % 10);
     while ((dup /= 10) > 0);
-    char *s = pd_text_alloc(&snap->text, len + 1 + nd + 1);
+    char *s = pd_text_alloc(&n->full_text, len + 1 + nd + 1);
     if (s == NULL)
       return NULL;
     memcpy(s, base, len);
@@ -226,6 +317,8 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   /* Without a '#' in any base name, "base#n" splits one way only, and the
    * numbering makes every (base, n) unique. */
   n->distinct = !has_hash;
+  n->full_epoch = n->epoch;
+  n->full_built = true;
   n->full_generation = snap->generation;
   return n;
 }

@@ -3,20 +3,6 @@
  */
 #include "snapshot.h"
 
-uint64_t pd_counter_raw(const pd_snapshot *snap, const pd_instance *inst,
-                        const pd_counter_def *def) {
-  /* decode.c checked CounterOffset + CounterSize against every block. */
-  size_t at = inst->block_offset + def->offset;
-  switch (def->size) {
-  case 4:
-    return wire_ld32(&snap->bytes, at);
-  case 8:
-    return wire_ld64(&snap->bytes, at);
-  default:
-    return 0;
-  }
-}
-
 /* format.md 3: "Multi item count B: from a following PERF_COUNTER_MULTI_BASE
  * definition if there is one, else the DWORD right after the 8-byte value
  * (CounterOffset + 8)." Other base-using types take the next definition,

@@ -8,20 +8,44 @@
 #include "pd_internal.h"
 #include "text_arena.h"
 
-/* Per-object instance names, built on first use after each decode. */
+/* Parent objects a full-names build looked at, with the epoch of their
+ * own names then; more than this many parents: rebuilt every decode. */
+enum { PD_NAME_PARENTS_MAX = 4 };
+
+/* Per-object instance names, built on first use after a decode and kept
+ * across decodes while the instances are named alike (format.md 1.4 names
+ * depend only on the raw name bytes, unique ids, code page, byte order and
+ * parent references, and the parents' names): a steady host converts no
+ * name twice. The slot is that of the object's position in the snapshot. */
 typedef struct pd_object_names {
-  uint32_t own_generation;  /* name[] valid when == snapshot generation */
-  uint32_t full_generation; /* full[], the hash chains valid when == it */
-  uint32_t cap;             /* capacity of the arrays below (instances) */
-  const char **name;        /* own name, UTF-8 */
-  const char **full;        /* PDH full name: parent/name#n */
-  const char **base;        /* full name without "#n": parent/name */
-  uint32_t *hash;           /* folded hash of full[i] */
-  uint32_t *next;           /* hash chain, UINT32_MAX ends */
-  uint32_t *dup;            /* duplicates seen so far (group heads) */
-  uint32_t *bucket;         /* bucket heads */
-  uint32_t bucket_cap;      /* power of two */
-  bool distinct; /* no base name has a '#': every full name is unique */
+  uint32_t own_generation;  /* name[] checked for this decode when == the
+                             * snapshot's generation */
+  uint32_t full_generation; /* full[], the hash chains: likewise */
+  /* What name[] was built from (compared at the next decode). */
+  bool own_built;
+  uint32_t object_index, count, code_page;
+  int32_t num_instances;
+  bool big_endian;
+  uint8_t *sig; /* per instance: name_bytes, unique_id, parent refs, bytes */
+  size_t sig_len, sig_cap;
+  uint32_t epoch; /* snapshot-unique number of this build of name[] */
+  pd_text_arena own_text;
+  /* What full[] was built from: this slot's and the parents' epochs. */
+  bool full_built;
+  uint32_t full_epoch;
+  int parents; /* -1: too many to track */
+  uint32_t parent_index[PD_NAME_PARENTS_MAX], parent_epoch[PD_NAME_PARENTS_MAX];
+  pd_text_arena full_text;
+  uint32_t cap;        /* capacity of the arrays below (instances) */
+  const char **name;   /* own name, UTF-8 */
+  const char **full;   /* PDH full name: parent/name#n */
+  const char **base;   /* full name without "#n": parent/name */
+  uint32_t *hash;      /* folded hash of full[i] */
+  uint32_t *next;      /* hash chain, UINT32_MAX ends */
+  uint32_t *dup;       /* duplicates seen so far (group heads) */
+  uint32_t *bucket;    /* bucket heads */
+  uint32_t bucket_cap; /* power of two */
+  bool distinct;       /* no base name has a '#': every full name is unique */
 } pd_object_names;
 
 struct pd_snapshot {
@@ -41,8 +65,9 @@ struct pd_snapshot {
 
   pd_object_names *names; /* one per object slot, reused across decodes */
   uint32_t names_cap;
+  uint32_t names_epoch; /* last pd_object_names.epoch handed out */
 
-  pd_text_arena text; /* system name, instance names; reset per decode */
+  pd_text_arena text; /* the system name; reset per decode */
 };
 
 /* Folded (case-insensitive) hash of a UTF-8 string. */

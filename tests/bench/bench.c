@@ -92,9 +92,7 @@ static uint32_t counter_type_for(uint32_t i) {
   return mix[i % 5];
 }
 
-/* churn: the same host with 1 % of its processes (10 of 1,000, and so
- * their 130 threads) replaced by others: other names, other ids. */
-static host build_host(bool with_threads, bool churn) {
+static host build_host(bool with_threads) {
   host h;
   memset(&h, 0, sizeof h);
   h.blob = enc_new("BENCH-HOST");
@@ -142,11 +140,8 @@ static host build_host(bool with_threads, bool churn) {
       snprintf(name, sizeof name, "%s", names[i % 10]);
     else
       snprintf(name, sizeof name, "%s-%d", names[i % 10], i);
-    bool replaced = churn && i % 100 == 50;
-    if (replaced)
-      snprintf(name, sizeof name, "new-%d", i);
     uint32_t in = enc_add_instance(h.process, name);
-    enc_set_value(h.process, in, 3, (uint64_t)(4 * i + 4 + (replaced ? 1 : 0)));
+    enc_set_value(h.process, in, 3, (uint64_t)(4 * i + 4));
   }
 
   if (with_threads) {
@@ -183,6 +178,21 @@ static void advance(host *h, int step) {
         if (o != h->process || c != 3) /* ID Process stays */
           enc_set_value(o, i, c,
                         enc_get_value(o, i, c) + 1000 * (uint64_t)(c + i % 7));
+  }
+}
+
+/* The churn case's interval k: every interval 1 % of the processes (10 of
+ * 1,000, and so their 130 threads) exit and others start, cumulatively:
+ * the processes of slot i % 100 <= k are others by now (another first
+ * letter, so other full names and #n numbering, and another id). Patched
+ * into the built blob: the names keep their length. */
+static void churn_processes(const host *h, uint8_t *blob, int k) {
+  for (uint32_t i = 0; i < 999; i++) { /* not _Total */
+    if ((int)(i % 100) > k)
+      continue;
+    enc_put16(blob, enc_instance_name_offset(h->process, i), 'Z', false);
+    enc_put32(blob, enc_value_offset(h->process, i, 3), 100000 + 4 * i + 4,
+              false);
   }
 }
 
@@ -523,16 +533,15 @@ static pd_selection *selection_of(const char *const *a, size_t na,
 
 /* Prints "values N" (what one round yields) and "rounds R". */
 static int bench_instructions(const char *which) {
-  host h = build_host(true, false), churned = build_host(true, true);
+  host h = build_host(true);
   uint8_t *blob[ROUNDS + 4];
   size_t len[ROUNDS + 4];
   bool churn = strcmp(which, "interval-churn") == 0;
   for (int k = 0; k < ROUNDS + 4; k++) {
     advance(&h, k);
-    advance(&churned, k);
-    /* with churn every interval replaces 1 % of the processes */
-    host *from = churn && (k & 1) ? &churned : &h;
-    blob[k] = enc_build(from->blob, &len[k]);
+    blob[k] = enc_build(h.blob, &len[k]);
+    if (churn)
+      churn_processes(&h, blob[k], k);
   }
   pd_names *names = bench_names();
   pd_snapshot *snap[2] = {pd_snapshot_new(), pd_snapshot_new()};
@@ -574,7 +583,6 @@ static int bench_instructions(const char *which) {
   pd_snapshot_free(snap[1]);
   pd_names_free(names);
   enc_free(h.blob);
-  enc_free(churned.blob);
   return rc;
 }
 
@@ -646,7 +654,7 @@ int main(int argc, char **argv) {
   pd_selection_set_names(sel_threads, names);
 
   for (int with_threads = 0; with_threads <= 1; with_threads++) {
-    host h = build_host(with_threads, false);
+    host h = build_host(with_threads);
     blob_pair bp = {.label = with_threads ? "host + Thread x13000"
                                           : "host (Memory, Processor x17, "
                                             "Process x1000)"};
