@@ -35,18 +35,27 @@ count() {
   ir=$((total / rounds))
 }
 
+baseline="$top_srcdir/tests/bench/baseline.txt"
+# before CASE: the recorded figures of CASE, one column per commit.
+before() {
+  awk -v c="$1" '$1 == c {for (i = 2; i <= NF; i++) printf "  %8s", $i}' "$baseline"
+}
+heads=$(awk '$1 == "commits" {for (i = 2; i <= NF; i++) printf "  %8s", $i}' "$baseline")
+
 count decode
 decode_ir=$ir
 raw_values=$values
 count decode-read
 printf 'instructions (callgrind), per round, 2.3 MB host blob, %d raw values\n' \
   "$raw_values"
+printf '  %-31s %12s  %7s%s\n' "case" "per round" "now" "$heads"
 awk -v l=decode -v ir="$decode_ir" -v v="$raw_values" \
-  'BEGIN {printf "  %-31s %12d  %7.1f per raw value\n", l, ir, ir / v}'
+  'BEGIN {printf "  %-31s %12d  %7.1f  per raw value\n", l, ir, ir / v}'
 awk -v l="decode + read every raw value" -v ir="$ir" -v v="$raw_values" \
-  'BEGIN {printf "  %-31s %12d  %7.1f per raw value\n", l, ir, ir / v}'
+  -v b="$(before decode-read)" \
+  'BEGIN {printf "  %-31s %12d  %7.1f%s  per raw value\n", l, ir, ir / v, b}'
 for c in interval-names interval-numeric interval-churn; do
   count "$c"
-  awk -v l="$c" -v ir="$ir" -v d="$decode_ir" -v v="$values" \
-    'BEGIN {printf "  %-31s %12d  %7.1f per matched value beyond the decode (%d values)\n", l, ir, (ir - d) / v, v}'
+  awk -v l="$c" -v ir="$ir" -v d="$decode_ir" -v v="$values" -v b="$(before "$c")" \
+    'BEGIN {printf "  %-31s %12d  %7.1f%s  per matched value beyond the decode (%d values)\n", l, ir, (ir - d) / v, b, v}'
 done
