@@ -44,6 +44,10 @@ static const char *who(const wp_ctx *c, char *buf, size_t len) {
   return buf;
 }
 
+static const char *entries(size_t n) {
+  return n == 1 ? "entry" : "entries";
+}
+
 /* The new list's runtime state: an unchanged entry keeps its warning
  * state, an added one is fresh (dispatch.c drops its values) until a
  * sample has been taken with it. 0, or -1 when memory runs out. */
@@ -87,8 +91,8 @@ static void reload(wp_ctx *c) {
   }
   if (status != 0) {
     NOTICE(PLUGIN ": %sCountersFile %s changed but does not load: the %zu "
-                  "entries in use stay until it changes again",
-           w, c->counters_file, c->counters.count);
+                  "%s in use stay until it changes again",
+           w, c->counters_file, c->counters.count, entries(c->counters.count));
     pd_selection_free(sel);
     free(rt);
     wp_counters_free(&list);
@@ -96,11 +100,11 @@ static void reload(wp_ctx *c) {
   }
   pd_selection_set_pairing(sel, c->opt.pair_by);
   pd_selection_set_names(sel, c->names);
-  INFO(PLUGIN ": %sCountersFile %s reloaded: %zu entries (%zu unchanged, "
+  INFO(PLUGIN ": %sCountersFile %s reloaded: %zu %s (%zu unchanged, "
               "%zu added, %zu removed); added entries take their first "
               "sample now and report from the next interval on",
-       w, c->counters_file, list.count, kept, list.count - kept,
-       c->counters.count - kept);
+       w, c->counters_file, list.count, entries(list.count), kept,
+       list.count - kept, c->counters.count - kept);
   pd_selection_free(c->sel);
   free(c->rt);
   wp_counters_free(&c->counters);
@@ -129,9 +133,10 @@ void wp_reload_check(wp_ctx *c) {
   if (file_id(c->counters_file, &id, &err) != 0) {
     if (!c->counters_stat_warned) {
       char wb[DATA_MAX_NAME_LEN + 16];
-      WARNING(PLUGIN ": %sCountersFile %s; the %zu entries in use stay "
-                     "until it is back",
-              who(c, wb, sizeof(wb)), err.message, c->counters.count);
+      WARNING(PLUGIN ": %sCountersFile %s; the %zu %s in use stay until it "
+                     "is back",
+              who(c, wb, sizeof(wb)), err.message, c->counters.count,
+              entries(c->counters.count));
     }
     c->counters_stat_warned = true;
     return;

@@ -135,9 +135,9 @@ e2e_is "$(grep -c -- "$RL:3:3: unknown key 'tpye'" "$LOG")" 1 \
   "log: the broken file once, naming the host and $HY:3:3, though read intervals went by"
 
 put "- '\\Thread(t7)\\ID Thread'"
-e2e_wait_for 30 log_has "$RL reloaded: 1 entries (1 unchanged, 0 added, 1 removed)"
+e2e_wait_for 30 log_has "$RL reloaded: 1 entry (1 unchanged, 0 added, 1 removed)"
 e2e_ok $? "log: the fixed file reloaded, Processes removed"
-t_rm=$(log_time "$RL reloaded: 1 entries")
+t_rm=$(log_time "$RL reloaded: 1 entry ")
 n_tid=$(count "$TID")
 e2e_wait_for 10 at_least "$TID" $((n_tid + 3))
 e2e_ok $? "Thread(t7) goes on after Processes is removed"
