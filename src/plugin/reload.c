@@ -8,9 +8,8 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-/* The file's identity; -1 with "PATH: reason" in err. Windows: _stat64 gives no
- * inode (0) and whole-second times, so there it is size and time (and drive).
- */
+/* The file's identity; -1 with "PATH: reason" in err. Windows: _stat64
+ * gives no inode (0) and whole seconds: there it is size, time and drive. */
 static int file_id(const char *path, wp_file_id *id, wp_error *err) {
   memset(id, 0, sizeof(*id));
 #ifdef _WIN32
@@ -142,8 +141,8 @@ void wp_reload_check(wp_ctx *c) {
     return;
   }
   c->counters_stat_warned = false;
-  /* The first interval takes the identity of the file the configuration
-   * read; from then on, a change is a reload. */
+  /* Unknown when the stat before the configuration's read failed (or a
+   * caller read the file itself): this first look takes it. */
   if (c->counters_id_known && same_id(&id, &c->counters_id))
     return;
   bool first = !c->counters_id_known;
@@ -151,4 +150,10 @@ void wp_reload_check(wp_ctx *c) {
   c->counters_id_known = true;
   if (!first)
     reload(c);
+}
+
+int wp_reload_read_first(wp_ctx *c) {
+  wp_error err;
+  c->counters_id_known = file_id(c->counters_file, &c->counters_id, &err) == 0;
+  return wp_counters_read(c, &c->counters); /* its own error if it fails */
 }

@@ -19,6 +19,12 @@
 
 #include "context.h"
 
+/* The configuration's read of the CountersFile (wp_counters_read into
+ * c->counters), the file's identity taken first: a change made from then
+ * on, even before the first interval, is a reload. */
+int wp_reload_read_first(wp_ctx *c);
+
+/* At the start of each interval. */
 void wp_reload_check(wp_ctx *c);
 
 #endif

@@ -27,6 +27,7 @@
 #include "counters.h"
 #include "open_source.h"
 #include "read.h"
+#include "reload.h"
 
 #include "encoder.h"
 #include "failalloc.h"
@@ -223,7 +224,8 @@ static void write_capture(fixture *f) {
 
 /* ---- one run ---- */
 
-/* The context as options.c and wp_init make it; NULL (its reason logged,
+/* The context as options.c (its CountersFile read through
+ * wp_reload_read_first) and wp_init make it; NULL (its reason logged,
  * or wp_ctx_new's NULL, which wp_options_parse returns as -1) on failure. */
 static wp_ctx *start(const fixture *f) {
   wp_ctx *c = wp_ctx_new(WP_SOURCE_REPLAY);
@@ -233,7 +235,7 @@ static wp_ctx *start(const fixture *f) {
   c->replay_dir = strdup(f->dir);
   c->replay_loop = false;
   if (c->counters_file == NULL || c->replay_dir == NULL ||
-      wp_counters_read(c, &c->counters) != 0 || wp_ctx_start(c) != 0) {
+      wp_reload_read_first(c) != 0 || wp_ctx_start(c) != 0) {
     wp_ctx_free(c);
     return NULL;
   }
