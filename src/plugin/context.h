@@ -39,7 +39,14 @@ typedef struct wp_options {
 typedef struct wp_entry_rt {
   const data_set_t *ds; /* the override type's data set, or NULL */
   bool warned_no_match;
+  bool fresh; /* added by a reload, no sample taken with it yet: no value */
 } wp_entry_rt;
+
+/* What tells a changed CountersFile (reload.h). */
+typedef struct wp_file_id {
+  int64_t mtime_s, mtime_ns, size;
+  uint64_t ino, dev; /* 0 where the platform has none */
+} wp_file_id;
 
 typedef struct wp_ctx {
   /* configuration */
@@ -75,6 +82,13 @@ typedef struct wp_ctx {
   bool warned_nothing_resolves;
   wp_backoff backoff; /* a <Host> block's failures */
   struct wp_ctx *next_pending;
+  /* live reload of the CountersFile (reload.h) */
+  wp_file_id counters_id; /* of the file the list in use came from, or of
+                           * the last change that did not load */
+  bool counters_id_known;
+  bool counters_stat_warned;
+  bool fresh_pending; /* some rt[i].fresh */
+  int fresh_cur;      /* cur when they were added */
 } wp_ctx;
 
 /* A new context of that kind with the defaults; NULL without memory. */

@@ -47,6 +47,8 @@ bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
     return false;
   const wp_counter_entry *e = &c->counters.entries[r->path_id];
   const wp_entry_rt *rt = &c->rt[r->path_id];
+  if (rt->fresh) /* added by a reload: its first sample (reload.h) */
+    return false;
   bool raw = e->raw >= 0 ? e->raw == 1 : c->opt.raw_mode;
   /* Formatted: only a computed value. Raw: the raw reading exists whatever
    * the pair's status, except for text and unknown types. */

@@ -4,6 +4,7 @@
  */
 #include "options.h"
 #include "counters.h"
+#include "reload.h"
 
 #include "collectd/core/utils/common/common.h"
 
@@ -181,7 +182,7 @@ static int config_host(oconfig_item_t *ci, const wp_ctx *top,
   if (status == 0)
     status = host_defaults(c, top, name);
   if (status == 0)
-    status = wp_counters_read(c, &c->counters);
+    status = wp_reload_read_first(c);
   if (status != 0) {
     wp_ctx_free(c);
     return -1;
@@ -248,7 +249,7 @@ static int check_top(wp_ctx *c, int hosts, bool *local) {
                  "this platform (the local source needs Windows)");
     return -1;
   }
-  return wp_counters_read(c, &c->counters);
+  return wp_reload_read_first(c);
 }
 
 int wp_options_parse(oconfig_item_t *ci, wp_ctx **pending) {

@@ -11,6 +11,7 @@
 #include "dispatch.h"
 #include "host.h"
 #include "name_table.h"
+#include "reload.h"
 
 /* Before the query: a <Host> may be backing off or still lack its names
  * table; the others load theirs once. Returns whether to go on. */
@@ -107,6 +108,7 @@ static bool evaluate(wp_ctx *c, int n, const pd_result **res, size_t *count) {
 }
 
 int wp_read_interval(wp_ctx *c) {
+  wp_reload_check(c); /* a changed CountersFile: one stat */
   if (c->ended || !ready(c))
     return 0;
   const char *query = resolve_query(c);

@@ -17,11 +17,17 @@
  *           = 75
  *   3.blob  + 3e7: timer 30.5e6 -> 100 * 18e6 / 2e7 = 90; Processes 43;
  *           a new instance a/b with Items 3
+ *
+ * A second sweep reloads the CountersFile between intervals 1 and 2
+ * (src/plugin/reload.h): a failing run must keep the list in use (its
+ * values are then those of the first sweep's reference) or take the new
+ * one, log "out of memory" in the interval, and leak nothing.
  */
 #include "context.h"
 #include "counters.h"
 #include "open_source.h"
 #include "read.h"
+#include "reload.h"
 
 #include "encoder.h"
 #include "failalloc.h"
@@ -112,6 +118,8 @@ typedef struct fixture {
   char counters[96];
   char want[MAX_LINES][1040]; /* the run with no failure, "PHASE LINE" */
   int nwant;
+  char want_reload[MAX_LINES][1040]; /* the same with the reload */
+  int nwant_reload;
 } fixture;
 
 /* What the run with no failure must dispatch, computed by hand. */
@@ -127,6 +135,31 @@ static const char *const EXPECTED[] = {
     "3 testhost/winperf/Queue-a_b-gauge/Items=3.000000",
 };
 #define BUSY_1_3 "testhost/winperf/System-gauge/% Busy Time=85.000000"
+
+/* The list the reload sweep puts in place after interval 1: Items and
+ * Busy Time unchanged (moved), Processes with other keys (an added entry:
+ * nothing in interval 2, its first sample), the old Processes removed. */
+static const char YAML_A[] = "- \\System\\Processes\n"
+                             "- \\System\\% Busy Time\n"
+                             "- \\Queue(*)\\Items\n";
+static const char YAML_B[] = "- \\Queue(*)\\Items\n"
+                             "- \\System\\% Busy Time\n"
+                             "- path: \\System\\Processes\n"
+                             "  type_instance: procs\n";
+/* A failure before interval 2's collect leaves blob 2 to interval 3, where
+ * the added entry is no longer fresh: Processes of blob 2 under the new
+ * keys. */
+#define PROCS_42 "testhost/winperf/System-gauge/procs=42.000000"
+static const char *const EXPECTED_RELOAD[] = {
+    "1 testhost/winperf/System-gauge/Processes=42.000000",
+    "1 testhost/winperf/Queue-_Total-gauge/Items=7.000000",
+    "2 testhost/winperf/Queue-_Total-gauge/Items=7.000000",
+    "2 testhost/winperf/System-gauge/% Busy Time=75.000000",
+    "3 testhost/winperf/Queue-_Total-gauge/Items=7.000000",
+    "3 testhost/winperf/Queue-a_b-gauge/Items=3.000000",
+    "3 testhost/winperf/System-gauge/% Busy Time=90.000000",
+    "3 testhost/winperf/System-gauge/procs=43.000000",
+};
 
 static void write_file(const char *dir, const char *name, const void *data,
                        size_t len) {
@@ -185,16 +218,14 @@ static void write_capture(fixture *f) {
   table[n++] = 0;
   table[n++] = 0;
   write_file(f->dir, "names.multisz", table, n);
-  static const char yaml[] = "- \\System\\Processes\n"
-                             "- \\System\\% Busy Time\n"
-                             "- \\Queue(*)\\Items\n";
-  write_file(f->dir, "counters.yaml", yaml, sizeof yaml - 1);
+  write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
   snprintf(f->counters, sizeof f->counters, "%s/counters.yaml", f->dir);
 }
 
 /* ---- one run ---- */
 
-/* The context as options.c and wp_init make it; NULL (its reason logged,
+/* The context as options.c (its CountersFile read through
+ * wp_reload_read_first) and wp_init make it; NULL (its reason logged,
  * or wp_ctx_new's NULL, which wp_options_parse returns as -1) on failure. */
 static wp_ctx *start(const fixture *f) {
   wp_ctx *c = wp_ctx_new(WP_SOURCE_REPLAY);
@@ -204,34 +235,42 @@ static wp_ctx *start(const fixture *f) {
   c->replay_dir = strdup(f->dir);
   c->replay_loop = false;
   if (c->counters_file == NULL || c->replay_dir == NULL ||
-      wp_counters_read(c, &c->counters) != 0 || wp_ctx_start(c) != 0) {
+      wp_reload_read_first(c) != 0 || wp_ctx_start(c) != 0) {
     wp_ctx_free(c);
     return NULL;
   }
   return c;
 }
 
-static bool in_reference(const fixture *f, const char *line) {
-  if (strcmp(line, BUSY_1_3) == 0)
+/* A line of a reference run; with the reload, of either (a failed reload
+ * keeps the list in use), or PROCS_42. */
+static bool in_reference(const fixture *f, bool reload, const char *line) {
+  if (strcmp(line, BUSY_1_3) == 0 || (reload && strcmp(line, PROCS_42) == 0))
     return true;
   for (int i = 0; i < f->nwant; i++)
     if (strcmp(f->want[i] + 2, line) == 0)
       return true;
+  for (int i = 0; reload && i < f->nwant_reload; i++)
+    if (strcmp(f->want_reload[i] + 2, line) == 0)
+      return true;
   return false;
 }
 
-static failalloc_result check_values(const fixture *f, char *why,
+static failalloc_result check_values(const fixture *f, bool reload, char *why,
                                      size_t whylen) {
   bool failed = failalloc_failures() > 0;
-  if (!failed && rec.ndisp != f->nwant) {
+  int nwant = reload ? f->nwant_reload : f->nwant;
+  if (!failed && rec.ndisp != nwant) {
     snprintf(why, whylen, "no failure but %d values (want %d)", rec.ndisp,
-             f->nwant);
+             nwant);
     return FA_BROKEN;
   }
   for (int i = 0; i < rec.ndisp; i++) {
     char got[1040];
     snprintf(got, sizeof got, "%d %s", rec.disp_phase[i], rec.disp[i]);
-    if (failed ? !in_reference(f, rec.disp[i]) : strcmp(got, f->want[i]) != 0) {
+    const char *want = reload ? f->want_reload[i] : f->want[i];
+    if (failed ? !in_reference(f, reload, rec.disp[i])
+               : strcmp(got, want) != 0) {
       snprintf(why, whylen, "dispatched %s", got);
       return FA_BROKEN;
     }
@@ -239,10 +278,19 @@ static failalloc_result check_values(const fixture *f, char *why,
   return failed ? FA_CLEAN_ERROR : FA_SUCCESS;
 }
 
-static failalloc_result op_read(void *ctx, char *why, size_t whylen) {
-  fixture *f = ctx;
+/* Interval i of a run; with the reload, YAML_B goes in place after 1. */
+static void interval(const fixture *f, int i, bool reload) {
+  if (reload && i == 2)
+    write_file(f->dir, "counters.yaml", YAML_B, sizeof YAML_B - 1);
+  rec.phase = i;
+  rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
+}
+
+static failalloc_result op_run(fixture *f, bool reload, char *why,
+                               size_t whylen) {
   memset(&rec, 0, sizeof rec);
   rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
+  write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
   wp_ctx *c = start(f);
   if (c == NULL) {
     if (failalloc_failures() > 0)
@@ -252,8 +300,7 @@ static failalloc_result op_read(void *ctx, char *why, size_t whylen) {
   }
   failalloc_result res = FA_SUCCESS;
   for (int i = 1; i <= 3; i++) {
-    rec.phase = i;
-    rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
+    interval(f, i, reload);
     unsigned long before = failalloc_failures();
     if (wp_read_interval(c) != 0 && res == FA_SUCCESS) {
       snprintf(why, whylen, "interval %d returned non-zero", i);
@@ -268,44 +315,71 @@ static failalloc_result op_read(void *ctx, char *why, size_t whylen) {
     }
   }
   wp_ctx_free(c);
-  return res == FA_SUCCESS ? check_values(f, why, whylen) : res;
+  return res == FA_SUCCESS ? check_values(f, reload, why, whylen) : res;
+}
+
+static failalloc_result op_read(void *ctx, char *why, size_t whylen) {
+  return op_run(ctx, false, why, whylen);
+}
+
+static failalloc_result op_reload(void *ctx, char *why, size_t whylen) {
+  return op_run(ctx, true, why, whylen);
+}
+
+/* The run with no failure: must dispatch `expected`; kept in want. */
+static bool reference(fixture *f, bool reload, const char *const *expected,
+                      size_t nexp, char (*want)[1040], int *nwant) {
+  memset(&rec, 0, sizeof rec);
+  rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
+  write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
+  failalloc_arm(0, false); /* count, never fail */
+  wp_ctx *c = start(f);
+  unsigned long at_start = failalloc_calls();
+  if (!OK(c != NULL, "the replay context starts"))
+    tap_diag("  %s", rec.last_err);
+  for (int i = 1; c != NULL && i <= 3; i++) {
+    interval(f, i, reload);
+    unsigned long before = failalloc_calls();
+    wp_read_interval(c);
+    tap_diag("allocations: %lu in interval %d", failalloc_calls() - before, i);
+  }
+  tap_diag("allocations: %lu to start, %lu in the 3 intervals", at_start,
+           failalloc_calls() - at_start);
+  wp_ctx_free(c);
+  bool same = (size_t)rec.ndisp == nexp;
+  for (int i = 0; i < rec.ndisp && i < MAX_LINES; i++) {
+    snprintf(want[i], sizeof want[0], "%d %s", rec.disp_phase[i], rec.disp[i]);
+    if ((size_t)i >= nexp || strcmp(want[i], expected[i]) != 0) {
+      tap_diag("  got %s", want[i]);
+      same = false;
+    }
+  }
+  *nwant = rec.ndisp;
+  return same;
 }
 
 int main(void) {
   static fixture f;
   write_capture(&f);
-  memset(&rec, 0, sizeof rec);
-  rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
-  failalloc_arm(0, false); /* count, never fail */
-  wp_ctx *c = start(&f);
-  unsigned long at_start = failalloc_calls();
-  if (!OK(c != NULL, "the replay context starts"))
-    tap_diag("  %s", rec.last_err);
-  for (int i = 1; c != NULL && i <= 3; i++) {
-    rec.phase = i;
-    rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
-    wp_read_interval(c);
-  }
-  tap_diag("allocations: %lu to start, %lu in the 3 intervals", at_start,
-           failalloc_calls() - at_start);
-  wp_ctx_free(c);
-  size_t nexp = sizeof EXPECTED / sizeof EXPECTED[0];
-  bool same = (size_t)rec.ndisp == nexp;
-  for (int i = 0; i < rec.ndisp && i < MAX_LINES; i++) {
-    snprintf(f.want[i], sizeof f.want[0], "%d %s", rec.disp_phase[i],
-             rec.disp[i]);
-    if ((size_t)i >= nexp || strcmp(f.want[i], EXPECTED[i]) != 0) {
-      tap_diag("  got %s", f.want[i]);
-      same = false;
-    }
-  }
-  f.nwant = rec.ndisp;
-  OK(same, "3 intervals dispatch the hand-computed values (42 42 43, "
-           "75 90 %%, Items 7 and 3)");
-
+  OK(reference(&f, false, EXPECTED, sizeof EXPECTED / sizeof EXPECTED[0],
+               f.want, &f.nwant),
+     "3 intervals dispatch the hand-computed values (42 42 43, "
+     "75 90 %%, Items 7 and 3)");
   failalloc_tap_sweep("replay context, 3 intervals", op_read, &f,
                       "each fails the start or logs \"out of memory\" in "
                       "the interval, and dispatches only reference values",
+                      NULL, NULL);
+
+  OK(reference(&f, true, EXPECTED_RELOAD,
+               sizeof EXPECTED_RELOAD / sizeof EXPECTED_RELOAD[0],
+               f.want_reload, &f.nwant_reload),
+     "reloaded before interval 2: Items and Busy Time go on (75 90 %%), "
+     "Processes stops, procs has no value at 2 (its first sample), 43 "
+     "at 3");
+  failalloc_tap_sweep("replay context, reload before interval 2", op_reload, &f,
+                      "each fails the start or logs \"out of memory\" in "
+                      "the interval, and dispatches only values of the "
+                      "old or the new list",
                       NULL, NULL);
 
   char path[160];

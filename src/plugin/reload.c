@@ -1,0 +1,159 @@
+/* collectd-winperf: live reload of a context's CountersFile (reload.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "reload.h"
+#include "counters.h"
+#include "reload_map.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+
+/* The file's identity; -1 with "PATH: reason" in err. Windows: _stat64
+ * gives no inode (0) and whole seconds: there it is size, time and drive. */
+static int file_id(const char *path, wp_file_id *id, wp_error *err) {
+  memset(id, 0, sizeof(*id));
+#ifdef _WIN32
+  struct _stat64 st;
+  if (_stat64(path, &st) != 0)
+    return wp_error_errno(err, errno, "%s", path);
+  id->mtime_s = (int64_t)st.st_mtime;
+#else
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return wp_error_errno(err, errno, "%s", path);
+  id->mtime_s = (int64_t)st.st_mtim.tv_sec;
+  id->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+#endif
+  id->size = (int64_t)st.st_size;
+  id->ino = (uint64_t)st.st_ino;
+  id->dev = (uint64_t)st.st_dev;
+  return 0;
+}
+
+static bool same_id(const wp_file_id *a, const wp_file_id *b) {
+  return a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns &&
+         a->size == b->size && a->ino == b->ino && a->dev == b->dev;
+}
+
+/* "<Host "name">: " for a <Host> block's messages, "" otherwise. */
+static const char *who(const wp_ctx *c, char *buf, size_t len) {
+  if (c->kind != WP_SOURCE_REMOTE)
+    return "";
+  snprintf(buf, len, "<Host \"%s\">: ", c->host);
+  return buf;
+}
+
+static const char *entries(size_t n) {
+  return n == 1 ? "entry" : "entries";
+}
+
+/* The new list's runtime state: an unchanged entry keeps its warning
+ * state, an added one is fresh (dispatch.c drops its values) until a
+ * sample has been taken with it. 0, or -1 when memory runs out. */
+static int carry_over(wp_ctx *c, const wp_counter_list *list, wp_entry_rt *rt,
+                      size_t *kept, bool *any_fresh) {
+  size_t *map = calloc(list->count, sizeof(*map));
+  if (map == NULL || wp_reload_map(&c->counters, list, map, kept) != 0) {
+    free(map);
+    return -1;
+  }
+  for (size_t i = 0; i < list->count; i++) {
+    if (map[i] == WP_RELOAD_NONE) {
+      rt[i].fresh = true;
+    } else { /* fresh too: added by a reload and not sampled yet */
+      rt[i].fresh = c->rt[map[i]].fresh;
+      rt[i].warned_no_match = c->rt[map[i]].warned_no_match;
+    }
+    *any_fresh |= rt[i].fresh;
+  }
+  free(map);
+  return 0;
+}
+
+/* Read and build the changed file; swap it in when it is good. */
+static void reload(wp_ctx *c) {
+  char wb[DATA_MAX_NAME_LEN + 16];
+  const char *w = who(c, wb, sizeof(wb));
+  wp_counter_list list = {0};
+  pd_selection *sel = NULL;
+  wp_entry_rt *rt = NULL;
+  size_t kept = 0;
+  bool any_fresh = false;
+  int status = wp_counters_read(c, &list); /* logs FILE:LINE:COLUMN */
+  if (status == 0)
+    status =
+        wp_counters_select(&list, c->counters_file, &c->opt.calc, &sel, &rt);
+  if (status == 0 && carry_over(c, &list, rt, &kept, &any_fresh) != 0) {
+    ERROR(PLUGIN ": %sCountersFile %s: out of memory comparing the lists", w,
+          c->counters_file);
+    status = -1;
+  }
+  if (status != 0) {
+    NOTICE(PLUGIN ": %sCountersFile %s changed but does not load: the %zu "
+                  "%s in use stay until it changes again",
+           w, c->counters_file, c->counters.count, entries(c->counters.count));
+    pd_selection_free(sel);
+    free(rt);
+    wp_counters_free(&list);
+    return;
+  }
+  pd_selection_set_pairing(sel, c->opt.pair_by);
+  pd_selection_set_names(sel, c->names);
+  INFO(PLUGIN ": %sCountersFile %s reloaded: %zu %s (%zu unchanged, "
+              "%zu added, %zu removed); added entries take their first "
+              "sample now and report from the next interval on",
+       w, c->counters_file, list.count, entries(list.count), kept,
+       list.count - kept, c->counters.count - kept);
+  pd_selection_free(c->sel);
+  free(c->rt);
+  wp_counters_free(&c->counters);
+  c->sel = sel;
+  c->rt = rt;
+  c->counters = list;
+  c->warned_nothing_resolves = false;
+  c->fresh_pending = any_fresh;
+  c->fresh_cur = c->cur;
+}
+
+/* After a sample has been taken with the new list (the slot moved on),
+ * the added entries are no longer fresh. */
+static void end_fresh(wp_ctx *c) {
+  if (!c->fresh_pending || c->cur == c->fresh_cur)
+    return;
+  for (size_t i = 0; i < c->counters.count; i++)
+    c->rt[i].fresh = false;
+  c->fresh_pending = false;
+}
+
+void wp_reload_check(wp_ctx *c) {
+  end_fresh(c);
+  wp_file_id id;
+  wp_error err;
+  if (file_id(c->counters_file, &id, &err) != 0) {
+    if (!c->counters_stat_warned) {
+      char wb[DATA_MAX_NAME_LEN + 16];
+      WARNING(PLUGIN ": %sCountersFile %s; the %zu %s in use stay until it "
+                     "is back",
+              who(c, wb, sizeof(wb)), err.message, c->counters.count,
+              entries(c->counters.count));
+    }
+    c->counters_stat_warned = true;
+    return;
+  }
+  c->counters_stat_warned = false;
+  /* Unknown when the stat before the configuration's read failed (or a
+   * caller read the file itself): this first look takes it. */
+  if (c->counters_id_known && same_id(&id, &c->counters_id))
+    return;
+  bool first = !c->counters_id_known;
+  c->counters_id = id;
+  c->counters_id_known = true;
+  if (!first)
+    reload(c);
+}
+
+int wp_reload_read_first(wp_ctx *c) {
+  wp_error err;
+  c->counters_id_known = file_id(c->counters_file, &c->counters_id, &err) == 0;
+  return wp_counters_read(c, &c->counters); /* its own error if it fails */
+}
