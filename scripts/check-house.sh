@@ -14,7 +14,8 @@
 #               (x.h and x.c are one module)
 #   calls       no cycle of calls between .c files of one src/ directory
 #   sizes       every C file in src/ under 600 lines, every function
-#               under 120
+#               under 120 (a "# " line after it names the largest C file
+#               and the longest function)
 #
 # The limits can be changed for an experiment through the environment:
 # HOUSE_MAX_FILE_LINES, HOUSE_MAX_FUNCTION_LINES, HOUSE_DUP_LINES; PYTHON
@@ -327,26 +328,38 @@ def calls():
                         why.setdefault((f, g), "%s:%d (%s)" % (f, no, callee))
     return cycle_report(nodes, edges, why, "call")
 
+largest = {}  # "file"/"function" -> (lines, text), for the figures line
+
 def sizes():
     out = []
     for f in sorted(files):
         n = len(read(f))
         if read(f)[-1] == "":
             n -= 1
+        if f.endswith(".c") and n > largest.get("file", (0, ""))[0]:
+            largest["file"] = (n, "%s (%d lines)" % (f, n))
         if n >= MAX_FILE:
             out.append("%s:%d: file has %d lines (limit: under %d)" % (f, n, n, MAX_FILE))
     for f in sorted(files):
         fns, _ = functions(f)
         for (name, _, first, last) in fns:
             n = last - first + 1
+            if n > largest.get("function", (0, ""))[0]:
+                largest["function"] = (n, "%s at %s:%d (%d lines)"
+                                       % (name, f, first, n))
             if n >= MAX_FUNC:
                 out.append("%s:%d: function %s has %d lines (limit: under %d)"
                            % (f, first, name, n, MAX_FUNC))
     return out
 
+def figures():
+    return ["largest C file in src/: %s; longest function: %s" % (
+        largest.get("file", (0, "none"))[1],
+        largest.get("function", (0, "none"))[1])]
+
 # One line per finding, "check<TAB>text"; every check always runs.
 for name, fn in (("duplicates", duplicates), ("includes", includes),
-                 ("calls", calls), ("sizes", sizes)):
+                 ("calls", calls), ("sizes", sizes), ("figures", figures)):
     for line in fn():
         print("%s\t%s" % (name, line))
 PY
@@ -367,5 +380,7 @@ report "no call cycle between .c files of one src/ directory" \
   "$(c_checks calls)"
 report "C files in src/ under ${HOUSE_MAX_FILE_LINES:-600} lines, functions under ${HOUSE_MAX_FUNCTION_LINES:-120}" \
   "$(c_checks sizes)"
+# The figures behind the sizes check, for the reader (not a check).
+c_checks figures | sed 's/^/# /'
 
 exit "$failed"

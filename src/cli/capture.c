@@ -109,10 +109,10 @@ int cmd_capture(int argc, char **argv) {
   if (!cli_make_dir(dir))
     return CLI_EXIT_ERROR;
 
-  char errbuf[512] = "";
-  wp_source *src = wp_registry_open(&o.reg, errbuf, sizeof errbuf);
+  wp_error err = {0};
+  wp_source *src = wp_registry_open(&o.reg, &err);
   if (src == NULL)
-    return cli_error("registry: %s", errbuf);
+    return cli_error("registry: %s", err.message);
   int rc = CLI_EXIT_ERROR;
   wp_buffer buf = {0};
   if (save_names(src, src->names, dir, "names.multisz", &buf) &&

@@ -19,19 +19,22 @@
 #include <string.h>
 
 bool cli_host_open(cli_host *h, const cli_host_opts *o) {
+  wp_error err = {0};
   memset(h, 0, sizeof *h);
 #ifdef WINPERF_REMOTE
-  h->src = wp_remote_source_new(&o->remote, h->error, sizeof h->error);
+  h->src = wp_remote_source_new(&o->remote, &err);
   h->remote = true;
 #elif defined(_WIN32)
   (void)o;
-  h->src = wp_registry_open(NULL, h->error, sizeof h->error);
+  h->src = wp_registry_open(NULL, &err);
 #else
   (void)o;
-  snprintf(h->error, sizeof h->error, "no live source in this build");
+  wp_error_set(&err, "no live source in this build");
 #endif
-  if (h->src == NULL)
+  if (h->src == NULL) {
+    snprintf(h->error, sizeof h->error, "%s", err.message);
     cli_error("%s", h->error);
+  }
   return h->src != NULL;
 }
 

@@ -204,11 +204,11 @@ int cmd_live_query(int argc, char **argv) {
   int rc = parse_command_line(&q, argc, argv);
   if (rc != CLI_CONTINUE)
     goto out;
-  char errbuf[512] = "";
+  wp_error err = {0};
   rc = CLI_EXIT_ERROR;
-  q.src = wp_registry_open(&q.o.reg, errbuf, sizeof errbuf);
+  q.src = wp_registry_open(&q.o.reg, &err);
   if (q.src == NULL) {
-    cli_error("registry: %s", errbuf);
+    cli_error("registry: %s", err.message);
     goto out;
   }
   q.snap[0] = pd_snapshot_new();

@@ -99,14 +99,12 @@ typedef struct v2_query {
 
 /* Register the counters and read the set's layout and identifiers. */
 static bool prepare(v2_query *v, const v2_args *a) {
-  char errbuf[512] = "";
+  wp_error werr = {0};
   pd_error err = {0};
-  if (wp_v2_add(v->q, &a->set, a->counter, a->instance, errbuf,
-                sizeof errbuf) != 0 ||
-      wp_v2_counterset_info(v->q, &a->set, &v->reg, errbuf, sizeof errbuf) !=
-          0 ||
-      wp_v2_identifiers(v->q, &v->ids, errbuf, sizeof errbuf) != 0)
-    return cli_error("query-v2: %s", errbuf), false;
+  if (wp_v2_add(v->q, &a->set, a->counter, a->instance, &werr) != 0 ||
+      wp_v2_counterset_info(v->q, &a->set, &v->reg, &werr) != 0 ||
+      wp_v2_identifiers(v->q, &v->ids, &werr) != 0)
+    return cli_error("query-v2: %s", werr.message), false;
   if (pd_v2_counterset_parse(v->reg.data, v->reg.len, &v->cs, &err) != PD_OK ||
       pd_v2_identifier_decode(v->ids.data, v->ids.len, 0, &v->id, NULL, &err) !=
           PD_OK)
@@ -116,15 +114,15 @@ static bool prepare(v2_query *v, const v2_args *a) {
 
 /* Sample 0, then one report per interval. */
 static int report(v2_query *v, const v2_args *a) {
-  char errbuf[512] = "";
+  wp_error werr = {0};
   pd_error err = {0};
   const pd_v2_counterset *sets[1] = {v->cs};
   int cur = 0;
   for (unsigned long i = 0; i <= a->o.count; i++) {
     if (i > 0)
       live_sleep_interval(&a->o);
-    if (wp_v2_collect(v->q, &v->buf[cur], errbuf, sizeof errbuf) != 0)
-      return cli_error("query-v2: %s", errbuf);
+    if (wp_v2_collect(v->q, &v->buf[cur], &werr) != 0)
+      return cli_error("query-v2: %s", werr.message);
     if (pd_v2_data_decode(v->data[cur], v->buf[cur].data, v->buf[cur].len,
                           &v->id, 1, 0, &err) != PD_OK)
       return cli_error_at("PerfQueryCounterData", &err);
@@ -147,12 +145,12 @@ int cmd_query_v2(int argc, char **argv) {
   int rc = parse_command_line(&a, argc, argv);
   if (rc != CLI_CONTINUE)
     return rc;
-  char errbuf[512] = "";
+  wp_error err = {0};
   v2_query v;
   memset(&v, 0, sizeof v);
-  v.q = wp_v2_open(NULL, errbuf, sizeof errbuf);
+  v.q = wp_v2_open(NULL, &err);
   if (v.q == NULL)
-    return cli_error("query-v2: %s", errbuf);
+    return cli_error("query-v2: %s", err.message);
   v.data[0] = pd_v2_data_new();
   v.data[1] = pd_v2_data_new();
   rc = CLI_EXIT_ERROR;

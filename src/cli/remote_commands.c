@@ -284,10 +284,10 @@ int cmd_remote(int argc, char **argv) {
   int rc = parse_args(argc, argv, &a);
   if (rc == CLI_CONTINUE) {
     rc = CLI_EXIT_ERROR;
-    char err[512];
-    wp_source *src = wp_remote_source_new(&a.src, err, sizeof err);
+    wp_error err = {0};
+    wp_source *src = wp_remote_source_new(&a.src, &err);
     if (src == NULL) {
-      cli_error("%s", err);
+      cli_error("%s", err.message);
     } else {
       rc = strcmp(argv[0], "capture") == 0 ? remote_capture(&a, src)
                                            : remote_query(&a, src);

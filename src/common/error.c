@@ -17,10 +17,8 @@ void wp_error_clear(wp_error *err) {
   err->message[0] = '\0';
 }
 
-static int vset(wp_error *err, wp_error_code code, const char *fmt, va_list ap)
-    WP_PRINTF(3, 0);
-static int vset(wp_error *err, wp_error_code code, const char *fmt,
-                va_list ap) {
+int wp_error_vset(wp_error *err, wp_error_code code, const char *fmt,
+                  va_list ap) {
   if (err == NULL)
     return -1;
   err->code = code;
@@ -31,7 +29,7 @@ static int vset(wp_error *err, wp_error_code code, const char *fmt,
 int wp_error_set(wp_error *err, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vset(err, WP_E_FAILED, fmt, ap);
+  wp_error_vset(err, WP_E_FAILED, fmt, ap);
   va_end(ap);
   return -1;
 }
@@ -39,7 +37,7 @@ int wp_error_set(wp_error *err, const char *fmt, ...) {
 int wp_error_set_code(wp_error *err, wp_error_code code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vset(err, code, fmt, ap);
+  wp_error_vset(err, code, fmt, ap);
   va_end(ap);
   return -1;
 }
@@ -53,7 +51,7 @@ int wp_error_errno(wp_error *err, int errnum, const char *fmt, ...) {
     return -1;
   va_list ap;
   va_start(ap, fmt);
-  vset(err, WP_E_IO, fmt, ap);
+  wp_error_vset(err, WP_E_IO, fmt, ap);
   va_end(ap);
   size_t n = strlen(err->message);
   snprintf(err->message + n, sizeof err->message - n, ": %s", strerror(errnum));

@@ -30,6 +30,7 @@
 #ifndef WP_ERROR_H
 #define WP_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -69,6 +70,9 @@ int wp_error_set(wp_error *err, const char *fmt, ...) WP_PRINTF(2, 3);
 /* The same with an explicit code. -1. */
 int wp_error_set_code(wp_error *err, wp_error_code code, const char *fmt, ...)
     WP_PRINTF(3, 4);
+/* wp_error_set_code for a caller's own variadic reporter. -1. */
+int wp_error_vset(wp_error *err, wp_error_code code, const char *fmt,
+                  va_list ap) WP_PRINTF(3, 0);
 /* "out of memory" (WP_E_NOMEM). -1. */
 int wp_error_nomem(wp_error *err);
 /* "<message>: <strerror(errnum)>" (WP_E_IO). -1. */

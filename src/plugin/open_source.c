@@ -23,13 +23,13 @@ int wp_ctx_open_source(wp_ctx *c) {
               .encrypt = c->encrypt,
           },
   };
-  char err[1024];
-  c->src = wp_source_open(&spec, err, sizeof(err));
+  wp_error err = {0};
+  c->src = wp_source_open(&spec, &err);
   if (c->src == NULL) {
     if (c->kind == WP_SOURCE_REMOTE)
-      ERROR(PLUGIN ": <Host \"%s\">: %s", c->host, err);
+      ERROR(PLUGIN ": <Host \"%s\">: %s", c->host, err.message);
     else
-      ERROR(PLUGIN ": %s", err);
+      ERROR(PLUGIN ": %s", err.message);
     return -1;
   }
   /* A live source's blob carries the time it was taken; a replay's is the

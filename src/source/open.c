@@ -8,8 +8,6 @@
 #include "registry.h"
 #endif
 
-#include <stdio.h>
-
 bool wp_source_available(wp_source_kind kind) {
   switch (kind) {
   case WP_SOURCE_REPLAY:
@@ -29,28 +27,26 @@ bool wp_source_available(wp_source_kind kind) {
   return false;
 }
 
-wp_source *wp_source_open(const wp_source_spec *spec, char *errbuf,
-                          size_t errlen) {
+wp_source *wp_source_open(const wp_source_spec *spec, wp_error *err) {
   switch (spec->kind) {
   case WP_SOURCE_REPLAY:
-    return wp_replay_open(spec->replay_dir, spec->replay_loop, errbuf, errlen);
+    return wp_replay_open(spec->replay_dir, spec->replay_loop, err);
   case WP_SOURCE_LOCAL:
 #ifdef _WIN32
-    return wp_registry_open(NULL, errbuf, errlen);
+    return wp_registry_open(NULL, err);
 #else
-    snprintf(errbuf, errlen, "no source: the Replay option is required");
+    wp_error_set(err, "no source: the Replay option is required");
     return NULL;
 #endif
   case WP_SOURCE_REMOTE:
 #ifdef _WIN32
-    snprintf(errbuf, errlen,
-             "no source: remote hosts need the remote "
-             "helper, which is not built on Windows");
+    wp_error_set(err, "no source: remote hosts need the remote "
+                      "helper, which is not built on Windows");
     return NULL;
 #else
-    return wp_remote_source_new(&spec->remote, errbuf, errlen);
+    return wp_remote_source_new(&spec->remote, err);
 #endif
   }
-  snprintf(errbuf, errlen, "no source: unknown kind %d", (int)spec->kind);
+  wp_error_set(err, "no source: unknown kind %d", (int)spec->kind);
   return NULL;
 }

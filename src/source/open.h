@@ -31,9 +31,8 @@ typedef struct wp_source_spec {
 /* Whether this build can open sources of that kind. */
 bool wp_source_available(wp_source_kind kind);
 
-/* Open the source the spec names. NULL with the reason in errbuf, also for
+/* Open the source the spec names. NULL with the reason in err, also for
  * a kind this build does not have. */
-wp_source *wp_source_open(const wp_source_spec *spec, char *errbuf,
-                          size_t errlen);
+wp_source *wp_source_open(const wp_source_spec *spec, wp_error *err);
 
 #endif

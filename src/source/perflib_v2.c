@@ -12,7 +12,6 @@
 #endif
 #include <windows.h>
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,9 +45,10 @@ struct wp_v2_query {
   uint32_t nadded;
 };
 
-static void v2_error(char *errbuf, size_t errlen, const char *what,
-                     ULONG code) {
-  snprintf(errbuf, errlen, "%s: error %lu", what, (unsigned long)code);
+/* "<what>: error <code>" (WP_E_IO). WP_SOURCE_ERROR. */
+static wp_source_status v2_error(wp_error *err, const char *what, ULONG code) {
+  wp_error_set_code(err, WP_E_IO, "%s: error %lu", what, (unsigned long)code);
+  return WP_SOURCE_ERROR;
 }
 
 static wchar_t *widen(const char *s) {
@@ -66,10 +66,10 @@ static wchar_t *widen(const char *s) {
 #define LOOKUP(q, field, type, name)                                           \
   ((q)->field = (type)(void (*)(void))GetProcAddress((q)->advapi, name))
 
-wp_v2_query *wp_v2_open(const char *machine, char *errbuf, size_t errlen) {
+wp_v2_query *wp_v2_open(const char *machine, wp_error *err) {
   wp_v2_query *q = calloc(1, sizeof *q);
   if (q == NULL) {
-    snprintf(errbuf, errlen, "out of memory");
+    wp_error_nomem(err);
     return NULL;
   }
   q->advapi = LoadLibraryW(L"advapi32.dll");
@@ -77,9 +77,8 @@ wp_v2_query *wp_v2_open(const char *machine, char *errbuf, size_t errlen) {
       !LOOKUP(q, close, close_fn, "PerfCloseQueryHandle") ||
       !LOOKUP(q, add, add_fn, "PerfAddCounters") ||
       !LOOKUP(q, data, data_fn, "PerfQueryCounterData")) {
-    snprintf(errbuf, errlen,
-             "this Windows has no PerfLib V2 consumer API (needs Windows 10 "
-             "1607 or later)");
+    wp_error_set(err, "this Windows has no PerfLib V2 consumer API (needs "
+                      "Windows 10 1607 or later)");
     wp_v2_close(q);
     return NULL;
   }
@@ -88,13 +87,13 @@ wp_v2_query *wp_v2_open(const char *machine, char *errbuf, size_t errlen) {
   LOOKUP(q, info, info_fn, "PerfQueryCounterInfo");
   LOOKUP(q, reginfo, reginfo_fn, "PerfQueryCounterSetRegistrationInfo");
   if (machine != NULL && (q->machine = widen(machine)) == NULL) {
-    snprintf(errbuf, errlen, "machine name '%s' is not valid UTF-8", machine);
+    wp_error_set(err, "machine name '%s' is not valid UTF-8", machine);
     wp_v2_close(q);
     return NULL;
   }
   ULONG rc = q->open(q->machine, &q->handle);
   if (rc != ERROR_SUCCESS) {
-    v2_error(errbuf, errlen, "PerfOpenQueryHandle", rc);
+    v2_error(err, "PerfOpenQueryHandle", rc);
     q->handle = NULL;
     wp_v2_close(q);
     return NULL;
@@ -117,38 +116,37 @@ void wp_v2_close(wp_v2_query *q) {
 
 wp_source_status wp_v2_add(wp_v2_query *q, const pd_guid *set,
                            uint32_t counter_id, const char *instance,
-                           char *errbuf, size_t errlen) {
+                           wp_error *err) {
   size_t size = pd_v2_identifier_encode(set, counter_id, instance,
                                         PD_V2_ANY_INSTANCE_ID, NULL, 0);
   if (size == 0) {
-    snprintf(errbuf, errlen, "instance name is not valid UTF-8");
+    wp_error_set(err, "instance name is not valid UTF-8");
     return WP_SOURCE_ERROR;
   }
   uint8_t *block = malloc(size);
   if (block == NULL) {
-    snprintf(errbuf, errlen, "out of memory");
+    wp_error_nomem(err);
     return WP_SOURCE_ERROR;
   }
   pd_v2_identifier_encode(set, counter_id, instance, PD_V2_ANY_INSTANCE_ID,
                           block, size);
   ULONG rc = q->add(q->handle, block, (DWORD)size);
   pd_v2_identifier back;
-  pd_error err;
+  pd_error pderr;
   wp_source_status st = WP_SOURCE_OK;
   if (rc != ERROR_SUCCESS) {
-    v2_error(errbuf, errlen, "PerfAddCounters", rc);
-    st = WP_SOURCE_ERROR;
-  } else if (pd_v2_identifier_decode(block, size, 0, &back, NULL, &err) ==
+    st = v2_error(err, "PerfAddCounters", rc);
+  } else if (pd_v2_identifier_decode(block, size, 0, &back, NULL, &pderr) ==
                  PD_OK &&
              back.status != ERROR_SUCCESS) {
-    v2_error(errbuf, errlen, "PerfAddCounters (identifier Status)",
-             back.status);
-    st = WP_SOURCE_ERROR;
+    st = v2_error(err, "PerfAddCounters (identifier Status)", back.status);
   } else if (wp_buffer_reserve(&q->added, q->added.len + size) == 0) {
     /* Index: the position of this spec's results (format.md 5) */
     pd_v2_identifier_set_index(block, size, q->nadded++);
     memcpy(q->added.data + q->added.len, block, size);
     q->added.len += size;
+  } else {
+    st = wp_error_nomem(err); /* the counter was added but is not recorded */
   }
   free(block);
   return st;
@@ -162,11 +160,11 @@ typedef ULONG (*sized_call)(wp_v2_query *q, const void *arg, uint8_t *buf,
 
 static wp_source_status grow_call(wp_v2_query *q, sized_call fn,
                                   const void *arg, size_t *size, wp_buffer *out,
-                                  const char *what, char *errbuf,
-                                  size_t errlen) {
+                                  const char *what, wp_error *err) {
   for (int tries = 0; tries < 16; tries++) {
     if (wp_buffer_reserve(out, *size) != 0) {
-      snprintf(errbuf, errlen, "%s: out of memory for %zu bytes", what, *size);
+      wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory for %zu bytes",
+                        what, *size);
       return WP_SOURCE_ERROR;
     }
     DWORD actual = 0;
@@ -175,19 +173,17 @@ static wp_source_status grow_call(wp_v2_query *q, sized_call fn,
       out->len = actual <= *size ? actual : *size;
       return WP_SOURCE_OK;
     }
-    if (rc != ERROR_NOT_ENOUGH_MEMORY && rc != ERROR_MORE_DATA) {
-      v2_error(errbuf, errlen, what, rc);
-      return WP_SOURCE_ERROR;
-    }
+    if (rc != ERROR_NOT_ENOUGH_MEMORY && rc != ERROR_MORE_DATA)
+      return v2_error(err, what, rc);
     size_t want = actual > *size ? actual : *size * 2;
     if (want > MAX_ANSWER) {
-      snprintf(errbuf, errlen, "%s: answer larger than %zu bytes", what,
-               MAX_ANSWER);
+      wp_error_set_code(err, WP_E_LIMIT, "%s: answer larger than %zu bytes",
+                        what, MAX_ANSWER);
       return WP_SOURCE_ERROR;
     }
     *size = want;
   }
-  snprintf(errbuf, errlen, "%s: the answer kept growing", what);
+  wp_error_set(err, "%s: the answer kept growing", what);
   return WP_SOURCE_ERROR;
 }
 
@@ -215,28 +211,25 @@ static ULONG call_reginfo(wp_v2_query *q, const void *arg, uint8_t *buf,
                     actual);
 }
 
-wp_source_status wp_v2_identifiers(wp_v2_query *q, wp_buffer *out, char *errbuf,
-                                   size_t errlen) {
+wp_source_status wp_v2_identifiers(wp_v2_query *q, wp_buffer *out,
+                                   wp_error *err) {
   size_t size = 4096;
-  return grow_call(q, call_info, NULL, &size, out, "PerfQueryCounterInfo",
-                   errbuf, errlen);
+  return grow_call(q, call_info, NULL, &size, out, "PerfQueryCounterInfo", err);
 }
 
-wp_source_status wp_v2_collect(wp_v2_query *q, wp_buffer *out, char *errbuf,
-                               size_t errlen) {
+wp_source_status wp_v2_collect(wp_v2_query *q, wp_buffer *out, wp_error *err) {
   return grow_call(q, call_data, NULL, &q->answer_size, out,
-                   "PerfQueryCounterData", errbuf, errlen);
+                   "PerfQueryCounterData", err);
 }
 
 wp_source_status wp_v2_counterset_info(wp_v2_query *q, const pd_guid *set,
-                                       wp_buffer *out, char *errbuf,
-                                       size_t errlen) {
+                                       wp_buffer *out, wp_error *err) {
   if (q->reginfo == NULL) {
-    snprintf(errbuf, errlen,
-             "PerfQueryCounterSetRegistrationInfo is not available here");
+    wp_error_set(err, "PerfQueryCounterSetRegistrationInfo is not available "
+                      "here");
     return WP_SOURCE_ERROR;
   }
   size_t size = 4096;
   return grow_call(q, call_reginfo, set, &size, out,
-                   "PerfQueryCounterSetRegistrationInfo", errbuf, errlen);
+                   "PerfQueryCounterSetRegistrationInfo", err);
 }

@@ -17,9 +17,9 @@
 
 typedef struct wp_v2_query wp_v2_query;
 
-/* machine NULL: the local computer. NULL and errbuf filled on failure
+/* machine NULL: the local computer. NULL with the reason in err on failure
  * (e.g. a Windows without the V2 consumer API). */
-wp_v2_query *wp_v2_open(const char *machine, char *errbuf, size_t errlen);
+wp_v2_query *wp_v2_open(const char *machine, wp_error *err);
 void wp_v2_close(wp_v2_query *q);
 
 /* Add one counter specification (instance NULL for a single-instance set,
@@ -27,22 +27,20 @@ void wp_v2_close(wp_v2_query *q);
  * Status PerfAddCounters writes back is checked. */
 wp_source_status wp_v2_add(wp_v2_query *q, const pd_guid *set,
                            uint32_t counter_id, const char *instance,
-                           char *errbuf, size_t errlen);
+                           wp_error *err);
 
 /* The added identifiers with Index filled (PerfQueryCounterInfo), as
  * PERF_COUNTER_IDENTIFIER blocks for pd_v2_identifier_decode. */
-wp_source_status wp_v2_identifiers(wp_v2_query *q, wp_buffer *out, char *errbuf,
-                                   size_t errlen);
+wp_source_status wp_v2_identifiers(wp_v2_query *q, wp_buffer *out,
+                                   wp_error *err);
 
 /* One PerfQueryCounterData answer (for pd_v2_data_decode); the buffer
  * grows on ERROR_NOT_ENOUGH_MEMORY to the size the call reports. */
-wp_source_status wp_v2_collect(wp_v2_query *q, wp_buffer *out, char *errbuf,
-                               size_t errlen);
+wp_source_status wp_v2_collect(wp_v2_query *q, wp_buffer *out, wp_error *err);
 
 /* A counter set's PERF_COUNTERSET_REG_INFO block (for
  * pd_v2_counterset_parse). */
 wp_source_status wp_v2_counterset_info(wp_v2_query *q, const pd_guid *set,
-                                       wp_buffer *out, char *errbuf,
-                                       size_t errlen);
+                                       wp_buffer *out, wp_error *err);
 
 #endif

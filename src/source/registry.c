@@ -9,7 +9,6 @@
 #endif
 #include <windows.h>
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +25,8 @@ typedef struct registry_source {
   wp_registry_stats stats;
 } registry_source;
 
-static void win_error(char *errbuf, size_t errlen, LONG code,
-                      const char *what) {
+/* "<what>: error <code>: <system message>" (WP_E_IO). */
+static void win_error(wp_error *err, LONG code, const char *what) {
   char msg[256] = "";
   DWORD n = FormatMessageA(
       FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL,
@@ -36,8 +35,8 @@ static void win_error(char *errbuf, size_t errlen, LONG code,
   while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == '\r' ||
                    msg[n - 1] == ' ' || msg[n - 1] == '.'))
     msg[--n] = '\0';
-  snprintf(errbuf, errlen, "%s: error %ld%s%s", what, (long)code, n ? ": " : "",
-           msg);
+  wp_error_set_code(err, WP_E_IO, "%s: error %ld%s%s", what, (long)code,
+                    n ? ": " : "", msg);
 }
 
 /* "Last Counter" under Perflib: changes when counters are (un)installed. */
@@ -60,13 +59,14 @@ static DWORD read_last_counter(void) {
  * size offered and, on success, the size that sufficed. */
 static wp_source_status query(registry_source *rs, HKEY key,
                               const wchar_t *value, size_t *size,
-                              wp_buffer *out, char *errbuf, size_t errlen) {
+                              wp_buffer *out, wp_error *err) {
   unsigned busy = 0;
   for (;;) {
     if (*size > UINT32_MAX)
       *size = UINT32_MAX;
     if (wp_buffer_reserve(out, *size) != 0) {
-      snprintf(errbuf, errlen, "out of memory for a %zu-byte buffer", *size);
+      wp_error_set_code(err, WP_E_NOMEM, "out of memory for a %zu-byte buffer",
+                        *size);
       return WP_SOURCE_ERROR;
     }
     DWORD type = 0, len = (DWORD)*size;
@@ -81,9 +81,10 @@ static wp_source_status query(registry_source *rs, HKEY key,
       /* The size the call reports is not usable (format.md 1.6): double. */
       rs->stats.grows++;
       if (*size >= rs->opt.max_size) {
-        snprintf(errbuf, errlen,
-                 "the answer needs more than the %zu-byte maximum buffer",
-                 rs->opt.max_size);
+        wp_error_set_code(
+            err, WP_E_LIMIT,
+            "the answer needs more than the %zu-byte maximum buffer",
+            rs->opt.max_size);
         return WP_SOURCE_ERROR;
       }
       *size = *size > rs->opt.max_size / 2 ? rs->opt.max_size : *size * 2;
@@ -95,7 +96,7 @@ static wp_source_status query(registry_source *rs, HKEY key,
       Sleep(rs->opt.busy_wait_ms);
       continue;
     }
-    win_error(errbuf, errlen, rc, "RegQueryValueExW");
+    win_error(err, rc, "RegQueryValueExW");
     return WP_SOURCE_ERROR;
   }
 }
@@ -113,22 +114,20 @@ static wchar_t *to_wide(const char *s) {
   return w;
 }
 
-static wp_source_status collect_buf(wp_source *src, const char *q,
-                                    wp_buffer *out, char *errbuf,
-                                    size_t errlen) {
+static wp_source_status reg_collect(wp_source *src, const char *q,
+                                    wp_buffer *out, wp_error *err) {
   registry_source *rs = (registry_source *)src;
   if (q == NULL || q[0] == '\0') {
-    snprintf(errbuf, errlen, "empty query (give an object index list)");
+    wp_error_set(err, "empty query (give an object index list)");
     return WP_SOURCE_ERROR;
   }
   wchar_t *wq = to_wide(q);
   if (wq == NULL) {
-    snprintf(errbuf, errlen, "query '%s' is not valid UTF-8", q);
+    wp_error_set(err, "query '%s' is not valid UTF-8", q);
     return WP_SOURCE_ERROR;
   }
   size_t size = rs->size;
-  wp_source_status st =
-      query(rs, HKEY_PERFORMANCE_DATA, wq, &size, out, errbuf, errlen);
+  wp_source_status st = query(rs, HKEY_PERFORMANCE_DATA, wq, &size, out, err);
   free(wq);
   if (st == WP_SOURCE_OK) {
     rs->size = size; /* high water: the next interval starts here */
@@ -139,47 +138,28 @@ static wp_source_status collect_buf(wp_source *src, const char *q,
 }
 
 /* A name table: too small a buffer gives ERROR_MORE_DATA here too. */
-static wp_source_status names_from(registry_source *rs, HKEY key,
-                                   wp_buffer *out, char *errbuf,
-                                   size_t errlen) {
+static wp_source_status names_from(wp_source *src, HKEY key, wp_buffer *out,
+                                   wp_error *err) {
+  registry_source *rs = (registry_source *)src;
   size_t size = (size_t)1 << 20;
   if (size > rs->opt.max_size)
     size = rs->opt.max_size;
-  wp_source_status st = query(rs, key, L"Counter", &size, out, errbuf, errlen);
-  if (st != WP_SOURCE_OK) {
-    char inner[200];
-    snprintf(inner, sizeof inner, "%s", errbuf);
-    snprintf(errbuf, errlen, "%s \"Counter\": %s",
-             key == HKEY_PERFORMANCE_TEXT ? "HKEY_PERFORMANCE_TEXT"
-                                          : "HKEY_PERFORMANCE_NLSTEXT",
-             inner);
-  }
+  wp_source_status st = query(rs, key, L"Counter", &size, out, err);
+  if (st != WP_SOURCE_OK)
+    wp_error_prefix(err, "%s \"Counter\": ",
+                    key == HKEY_PERFORMANCE_TEXT ? "HKEY_PERFORMANCE_TEXT"
+                                                 : "HKEY_PERFORMANCE_NLSTEXT");
   return st;
-}
-
-static wp_source_status reg_collect(wp_source *src, const char *q,
-                                    wp_buffer *out, wp_error *err) {
-  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
-  return wp_source_fail_buf(collect_buf(src, q, out, errbuf, sizeof errbuf),
-                            errbuf, err);
-}
-
-static wp_source_status names_err(wp_source *src, HKEY key, wp_buffer *out,
-                                  wp_error *err) {
-  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
-  return wp_source_fail_buf(
-      names_from((registry_source *)src, key, out, errbuf, sizeof errbuf),
-      errbuf, err);
 }
 
 static wp_source_status reg_names(wp_source *src, wp_buffer *out,
                                   wp_error *err) {
-  return names_err(src, HKEY_PERFORMANCE_TEXT, out, err);
+  return names_from(src, HKEY_PERFORMANCE_TEXT, out, err);
 }
 
 wp_source_status wp_registry_names_local(wp_source *src, wp_buffer *out,
                                          wp_error *err) {
-  return names_err(src, HKEY_PERFORMANCE_NLSTEXT, out, err);
+  return names_from(src, HKEY_PERFORMANCE_NLSTEXT, out, err);
 }
 
 void wp_registry_reload(wp_source *src) {
@@ -215,11 +195,10 @@ static void reg_destroy(wp_source *src) {
   free(rs);
 }
 
-wp_source *wp_registry_open(const wp_registry_options *opt, char *errbuf,
-                            size_t errlen) {
+wp_source *wp_registry_open(const wp_registry_options *opt, wp_error *err) {
   registry_source *rs = calloc(1, sizeof *rs);
   if (rs == NULL) {
-    snprintf(errbuf, errlen, "out of memory");
+    wp_error_nomem(err);
     return NULL;
   }
   if (opt != NULL)

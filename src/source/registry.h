@@ -35,9 +35,8 @@ typedef struct wp_registry_stats {
 } wp_registry_stats;
 
 /* Open the local source (opt may be NULL for the defaults). On Windows
- * only; returns NULL and fills errbuf on failure. */
-wp_source *wp_registry_open(const wp_registry_options *opt, char *errbuf,
-                            size_t errlen);
+ * only; returns NULL with the reason in err on failure. */
+wp_source *wp_registry_open(const wp_registry_options *opt, wp_error *err);
 
 /* The localized Counter table (HKEY_PERFORMANCE_NLSTEXT), REG_MULTI_SZ
  * UTF-16LE bytes. */

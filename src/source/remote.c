@@ -47,16 +47,15 @@ typedef struct wp_remote {
   int last_err;
 } wp_remote;
 
-__attribute__((format(printf, 5, 6))) static wp_source_status
-fail(wp_remote *r, int kind, char *errbuf, size_t errlen, const char *fmt,
-     ...) {
+/* Record the failure's kind (for wp_remote_last_error) and its message. */
+WP_PRINTF(4, 5)
+static wp_source_status fail(wp_remote *r, int kind, wp_error *err,
+                             const char *fmt, ...) {
   r->last_err = kind;
-  if (errbuf != NULL && errlen > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(errbuf, errlen, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  wp_error_vset(err, WP_E_FAILED, fmt, ap);
+  va_end(ap);
   return WP_SOURCE_ERROR;
 }
 
@@ -100,7 +99,7 @@ static void reap(wp_remote *r, int force, char *why, size_t whylen) {
   r->pid = -1;
 }
 
-static wp_source_status spawn(wp_remote *r, char *errbuf, size_t errlen) {
+static wp_source_status spawn(wp_remote *r, wp_error *err) {
   int sv[2], st[2];
   const char *argv[24];
   int n = 0;
@@ -135,14 +134,14 @@ static wp_source_status spawn(wp_remote *r, char *errbuf, size_t errlen) {
   argv[n] = NULL;
 
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    return fail(r, WP_REMOTE_ERR_HELPER, errbuf, errlen,
-                "remote %s: socketpair: %s", r->host, strerror(errno));
+    return fail(r, WP_REMOTE_ERR_HELPER, err, "remote %s: socketpair: %s",
+                r->host, strerror(errno));
   if (pipe2(st, O_CLOEXEC) != 0) {
     int e = errno;
     close(sv[0]);
     close(sv[1]);
-    return fail(r, WP_REMOTE_ERR_HELPER, errbuf, errlen, "remote %s: pipe: %s",
-                r->host, strerror(e));
+    return fail(r, WP_REMOTE_ERR_HELPER, err, "remote %s: pipe: %s", r->host,
+                strerror(e));
   }
   pid_t pid = fork();
   if (pid < 0) {
@@ -151,8 +150,8 @@ static wp_source_status spawn(wp_remote *r, char *errbuf, size_t errlen) {
     close(sv[1]);
     close(st[0]);
     close(st[1]);
-    return fail(r, WP_REMOTE_ERR_HELPER, errbuf, errlen, "remote %s: fork: %s",
-                r->host, strerror(e));
+    return fail(r, WP_REMOTE_ERR_HELPER, err, "remote %s: fork: %s", r->host,
+                strerror(e));
   }
   if (pid == 0) {
     /* Child: only async-signal-safe calls from here to exec. */
@@ -184,9 +183,8 @@ static wp_source_status spawn(wp_remote *r, char *errbuf, size_t errlen) {
   r->fd = sv[0];
   if (got > 0) {
     reap(r, 1, NULL, 0);
-    return fail(r, WP_REMOTE_ERR_HELPER, errbuf, errlen,
-                "remote %s: cannot run %s: %s", r->host, r->helper,
-                strerror(child_errno));
+    return fail(r, WP_REMOTE_ERR_HELPER, err, "remote %s: cannot run %s: %s",
+                r->host, r->helper, strerror(child_errno));
   }
   return WP_SOURCE_OK;
 }
@@ -220,28 +218,28 @@ static int recv_all(int fd, uint8_t *p, size_t n, int64_t deadline) {
 }
 
 static wp_source_status helper_lost(wp_remote *r, int rc, const char *doing,
-                                    char *errbuf, size_t errlen) {
+                                    wp_error *err) {
   char why[64];
   if (rc == -2) {
     reap(r, 1, NULL, 0);
-    return fail(r, WP_REMOTE_ERR_TIMEOUT, errbuf, errlen,
+    return fail(r, WP_REMOTE_ERR_TIMEOUT, err,
                 "remote %s: no answer from the helper within %u ms (%s); "
                 "helper killed, restarting on the next call",
                 r->host, r->timeout_ms, doing);
   }
   reap(r, 0, why, sizeof(why));
-  return fail(r, WP_REMOTE_ERR_HELPER, errbuf, errlen,
+  return fail(r, WP_REMOTE_ERR_HELPER, err,
               "remote %s: the helper %s while %s; restarting it on the next "
               "call",
               r->host, why, doing);
 }
 
 static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
-                                wp_buffer *out, char *errbuf, size_t errlen) {
+                                wp_buffer *out, wp_error *err) {
   size_t alen = arg ? strlen(arg) : 0;
   uint8_t req[WPR_FRAME_HDR + WPR_REQUEST_MAX];
   if (alen > WPR_REQUEST_MAX)
-    return fail(r, WP_REMOTE_ERR_REQUEST, errbuf, errlen,
+    return fail(r, WP_REMOTE_ERR_REQUEST, err,
                 "remote %s: query of %zu bytes is too long", r->host, alen);
   wpr_frame_header(req, type, (uint32_t)alen);
   if (alen)
@@ -260,14 +258,14 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
       reap(r, 1, NULL, 0);
     }
     if (r->pid <= 0) {
-      if (spawn(r, errbuf, errlen) != WP_SOURCE_OK)
+      if (spawn(r, err) != WP_SOURCE_OK)
         return WP_SOURCE_ERROR;
       fresh = 1;
     }
     if (wpr_write_all(r->fd, req, WPR_FRAME_HDR + alen) == 0)
       break;
     if (fresh || attempt > 0)
-      return helper_lost(r, -1, "sending a request", errbuf, errlen);
+      return helper_lost(r, -1, "sending a request", err);
     reap(r, 0, NULL, 0);
   }
 
@@ -275,7 +273,7 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
   uint8_t hdr[WPR_FRAME_HDR];
   int rc = recv_all(r->fd, hdr, sizeof(hdr), deadline);
   if (rc != 1)
-    return helper_lost(r, rc, "waiting for an answer", errbuf, errlen);
+    return helper_lost(r, rc, "waiting for an answer", err);
   uint8_t mtype;
   uint32_t len;
   char msg[ERROR_PAYLOAD_MAX + 1];
@@ -285,7 +283,7 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
       (mtype != WPR_MSG_DATA && mtype != WPR_MSG_ERROR) ||
       (mtype == WPR_MSG_ERROR && len > ERROR_PAYLOAD_MAX)) {
     reap(r, 1, NULL, 0);
-    return fail(r, WP_REMOTE_ERR_PROTOCOL, errbuf, errlen,
+    return fail(r, WP_REMOTE_ERR_PROTOCOL, err,
                 "remote %s: bad answer from the helper (%s); helper killed",
                 r->host,
                 mtype == WPR_MSG_ERROR ? "error too long" : frame_err.message);
@@ -294,27 +292,29 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
     uint8_t payload[ERROR_PAYLOAD_MAX];
     rc = recv_all(r->fd, payload, len, deadline);
     if (rc != 1)
-      return helper_lost(r, rc, "reading an error", errbuf, errlen);
+      return helper_lost(r, rc, "reading an error", err);
     wpr_error_kind kind;
     wpr_parse_error(payload, len, &kind, msg, sizeof(msg));
     /* A timed-out helper exits after saying so. */
     if (kind == WPR_ERR_TIMEOUT)
       reap(r, 0, NULL, 0);
-    return fail(r, (int)kind, errbuf, errlen, "remote %s: %s", r->host, msg);
+    return fail(r, (int)kind, err, "remote %s: %s", r->host, msg);
   }
   uint8_t regtype[4];
   rc = recv_all(r->fd, regtype, 4, deadline);
   if (rc != 1)
-    return helper_lost(r, rc, "reading data", errbuf, errlen);
+    return helper_lost(r, rc, "reading data", err);
   size_t blob = (size_t)len - 4; /* len <= WPR_FRAME_MAX (64 MiB + 4) */
   if (wp_buffer_reserve(out, blob ? blob : 1) != 0) {
     reap(r, 1, NULL, 0);
-    return fail(r, WP_REMOTE_ERR_OTHER, errbuf, errlen,
-                "remote %s: out of memory for %zu bytes", r->host, blob);
+    r->last_err = WP_REMOTE_ERR_OTHER;
+    wp_error_set_code(err, WP_E_NOMEM, "remote %s: out of memory for %zu bytes",
+                      r->host, blob);
+    return WP_SOURCE_ERROR;
   }
   rc = recv_all(r->fd, out->data, blob, deadline);
   if (rc != 1)
-    return helper_lost(r, rc, "reading data", errbuf, errlen);
+    return helper_lost(r, rc, "reading data", err);
   out->len = blob;
   r->last_err = WP_REMOTE_ERR_NONE;
   return WP_SOURCE_OK;
@@ -325,18 +325,12 @@ static wp_source_status remote_collect(wp_source *src, const char *query,
   wp_remote *r = (wp_remote *)src;
   if (query == NULL || query[0] == '\0')
     query = "Global";
-  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
-  return wp_source_fail_buf(
-      request(r, WPR_MSG_QUERY, query, out, errbuf, sizeof errbuf), errbuf,
-      err);
+  return request(r, WPR_MSG_QUERY, query, out, err);
 }
 
 static wp_source_status remote_names(wp_source *src, wp_buffer *out,
                                      wp_error *err) {
-  char errbuf[WP_ERROR_MESSAGE_SIZE] = "";
-  return wp_source_fail_buf(request((wp_remote *)src, WPR_MSG_NAMES, NULL, out,
-                                    errbuf, sizeof errbuf),
-                            errbuf, err);
+  return request((wp_remote *)src, WPR_MSG_NAMES, NULL, out, err);
 }
 
 static void remote_destroy(wp_source *src) {
@@ -366,21 +360,19 @@ static wp_source_fault remote_fault(const wp_source *src) {
   return (wp_source_fault)((const wp_remote *)src)->last_err;
 }
 
-wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
-                                size_t errlen) {
+wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
   if (opt == NULL || opt->host == NULL || opt->host[0] == '\0' ||
       opt->host[0] == '-' || strpbrk(opt->host, "/\\@ ") != NULL) {
-    snprintf(errbuf, errlen, "remote: a host name or address is required");
+    wp_error_set(err, "remote: a host name or address is required");
     return NULL;
   }
   if (opt->port > 65535) {
-    snprintf(errbuf, errlen, "remote %s: port %u out of range", opt->host,
-             opt->port);
+    wp_error_set(err, "remote %s: port %u out of range", opt->host, opt->port);
     return NULL;
   }
   wp_remote *r = calloc(1, sizeof(*r));
   if (r == NULL) {
-    snprintf(errbuf, errlen, "remote: out of memory");
+    wp_error_set_code(err, WP_E_NOMEM, "remote: out of memory");
     return NULL;
   }
   int ok = 1;
@@ -418,7 +410,7 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
   r->base.fault = remote_fault;
   if (!ok) {
     remote_destroy(&r->base);
-    snprintf(errbuf, errlen, "remote: out of memory");
+    wp_error_set_code(err, WP_E_NOMEM, "remote: out of memory");
     return NULL;
   }
   return &r->base;

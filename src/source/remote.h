@@ -46,9 +46,8 @@ enum {
 };
 
 /* Create the source. The helper starts lazily, on the first collect/names.
- * Returns NULL (errbuf says why) on bad options or no memory. */
-wp_source *wp_remote_source_new(const wp_remote_options *opt, char *errbuf,
-                                size_t errlen);
+ * Returns NULL (err says why) on bad options or no memory. */
+wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err);
 
 /* The kind of the last failure (WP_REMOTE_ERR_*), WP_REMOTE_ERR_NONE after
  * a success. src must come from wp_remote_source_new. */

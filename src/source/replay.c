@@ -152,15 +152,14 @@ static void replay_destroy(wp_source *src) {
   free(r);
 }
 
-wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
-                          size_t errlen) {
+wp_source *wp_replay_open(const char *dir, bool loop, wp_error *err) {
   if (dir == NULL || *dir == '\0') {
-    snprintf(errbuf, errlen, "replay: empty capture directory name");
+    wp_error_set(err, "replay: empty capture directory name");
     return NULL;
   }
   replay *r = calloc(1, sizeof(*r));
   if (r == NULL) {
-    snprintf(errbuf, errlen, "%s: out of memory", dir);
+    wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory", dir);
     return NULL;
   }
   r->base.kind = "replay";
@@ -171,15 +170,14 @@ wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
   r->dir = strdup(dir);
   r->names_path = join_path(dir, "names.multisz");
   if (r->dir == NULL || r->names_path == NULL) {
-    snprintf(errbuf, errlen, "%s: out of memory", dir);
+    wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory", dir);
     replay_destroy(&r->base);
     return NULL;
   }
 
   DIR *d = opendir(dir);
   if (d == NULL) {
-    snprintf(errbuf, errlen, "%s: cannot open the capture directory: %s", dir,
-             strerror(errno));
+    wp_error_errno(err, errno, "%s: cannot open the capture directory", dir);
     replay_destroy(&r->base);
     return NULL;
   }
@@ -202,9 +200,10 @@ wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
       if (grown == WP_GROW_NOMEM)
         goto nomem;
       closedir(d);
-      snprintf(errbuf, errlen,
-               "%s: more than %zu *.blob files in the capture directory", dir,
-               (size_t)WP_REPLAY_MAX_FILES);
+      wp_error_set_code(
+          err, WP_E_LIMIT,
+          "%s: more than %zu *.blob files in the capture directory", dir,
+          (size_t)WP_REPLAY_MAX_FILES);
       replay_destroy(&r->base);
       return NULL;
     }
@@ -212,8 +211,7 @@ wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
   }
   closedir(d);
   if (r->nfiles == 0) {
-    snprintf(errbuf, errlen, "%s: no *.blob files in the capture directory",
-             dir);
+    wp_error_set(err, "%s: no *.blob files in the capture directory", dir);
     replay_destroy(&r->base);
     return NULL;
   }
@@ -223,7 +221,8 @@ wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
 
 nomem:
   closedir(d);
-  snprintf(errbuf, errlen, "%s: out of memory listing the directory", dir);
+  wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory listing the directory",
+                    dir);
   replay_destroy(&r->base);
   return NULL;
 }

@@ -22,9 +22,8 @@
 /* Open the capture directory `dir`. After the last blob, collect starts
  * again with the first when `loop`, else it returns WP_SOURCE_END (and keeps
  * doing so). Returns NULL with a message naming the directory and the reason
- * in errbuf (no *.blob files, unreadable directory, no memory). */
-wp_source *wp_replay_open(const char *dir, bool loop, char *errbuf,
-                          size_t errlen);
+ * in err (no *.blob files, unreadable directory, no memory). */
+wp_source *wp_replay_open(const char *dir, bool loop, wp_error *err);
 
 /* The path of the file the last collect or names call read (or tried to
  * read), for log lines; NULL before the first call or for another kind of

@@ -34,10 +34,3 @@ const char *wp_source_fault_name(wp_source_fault fault) {
 bool wp_source_names_changed(wp_source *src) {
   return src->names_changed != NULL && src->names_changed(src);
 }
-
-wp_source_status wp_source_fail_buf(wp_source_status st, const char *errbuf,
-                                    wp_error *err) {
-  if (st == WP_SOURCE_ERROR)
-    wp_error_set(err, "%s", errbuf);
-  return st;
-}

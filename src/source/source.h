@@ -82,9 +82,4 @@ const char *wp_source_fault_name(wp_source_fault fault);
 /* src->names_changed, false for a source without it. */
 bool wp_source_names_changed(wp_source *src);
 
-/* For a source whose steps still write into a char buffer: st, with the
- * buffer's message in err when st is WP_SOURCE_ERROR. */
-wp_source_status wp_source_fail_buf(wp_source_status st, const char *errbuf,
-                                    wp_error *err);
-
 #endif

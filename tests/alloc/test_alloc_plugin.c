@@ -11,7 +11,8 @@
  * run with no failure (or 85 %, the busy time of samples 1 and 3 when the
  * second is lost), and nothing may be left allocated.
  *
- * The capture (tests/plugin/mkcapture.c's samples, all well-formed):
+ * The capture (tests/encoder/sample_capture.h's samples, as
+ * tests/plugin/mkcapture.c writes them, all well-formed):
  *   1.blob  \System\Processes 42, 100NSEC_TIMER 5e6, Queue(_Total) Items 7
  *   2.blob  + 1e7 (100 ns): timer 12.5e6 -> % Busy Time 100 * 7.5e6 / 1e7
  *           = 75
@@ -29,7 +30,7 @@
 #include "read.h"
 #include "reload.h"
 
-#include "encoder.h"
+#include "sample_capture.h"
 #include "failalloc.h"
 #include "tap.h"
 #include "failalloc_tap.h"
@@ -43,7 +44,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define T0 133485408000000000LL /* 2024-01-01 00:00:00 UTC */
 #define MAX_LINES 64
 
 /* ---- collectd, stubbed ---- */
@@ -161,64 +161,20 @@ static const char *const EXPECTED_RELOAD[] = {
     "3 testhost/winperf/System-gauge/procs=43.000000",
 };
 
-static void write_file(const char *dir, const char *name, const void *data,
-                       size_t len) {
-  char path[160];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  if (f == NULL || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-    printf("Bail out! cannot write %s\n", path);
-    exit(1);
-  }
-}
-
-static void write_sample(const char *dir, const char *name, int64_t t100,
-                         uint64_t timer, uint64_t procs, bool extra) {
-  enc_blob *b = enc_new("PC");
-  enc_set_clock(b, 123456789, 10000000, t100);
-  enc_object *os = enc_add_object(b, 2, ENC_SINGLE_INSTANCE);
-  uint32_t raw = enc_add_counter(os, 6, PD_COUNTER_RAWCOUNT);
-  uint32_t tim = enc_add_counter(os, 8, PD_100NSEC_TIMER);
-  enc_set_value(os, ENC_SINGLE, raw, procs);
-  enc_set_value(os, ENC_SINGLE, tim, timer);
-  enc_object *om = enc_add_object(b, 10, ENC_MULTI_INSTANCE);
-  uint32_t c = enc_add_counter(om, 12, PD_COUNTER_RAWCOUNT);
-  enc_set_value(om, enc_add_instance(om, "_Total"), c, 7);
-  if (extra)
-    enc_set_value(om, enc_add_instance(om, "a/b"), c, 3);
-  size_t len = 0;
-  uint8_t *blob = enc_build(b, &len);
-  enc_free(b);
-  write_file(dir, name, blob, len);
-  free(blob);
-}
-
 static void write_capture(fixture *f) {
   snprintf(f->dir, sizeof f->dir, "/tmp/test_alloc_plugin.%ld", (long)getpid());
   if (mkdir(f->dir, 0700) != 0) {
     printf("Bail out! cannot create %s\n", f->dir);
     exit(1);
   }
-  write_sample(f->dir, "1.blob", T0, 5000000, 42, false);
-  write_sample(f->dir, "2.blob", T0 + 10000000, 12500000, 42, false);
-  write_sample(f->dir, "3.blob", T0 + 30000000, 30500000, 43, true);
-  static const char *const names[] = {"1",  "12",        "2",  "System",
-                                      "6",  "Processes", "8",  "% Busy Time",
-                                      "10", "Queue",     "12", "Items"};
-  uint8_t table[512];
-  size_t n = 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    for (const char *p = names[i]; *p; p++) { /* ASCII -> UTF-16LE */
-      table[n++] = (uint8_t)*p;
-      table[n++] = 0;
-    }
-    table[n++] = 0;
-    table[n++] = 0;
-  }
-  table[n++] = 0;
-  table[n++] = 0;
-  write_file(f->dir, "names.multisz", table, n);
-  write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
+  enc_sample_write(f->dir, "1.blob", ENC_SAMPLE_T0, 5000000, 42, false);
+  enc_sample_write(f->dir, "2.blob", ENC_SAMPLE_T0 + 10000000, 12500000, 42,
+                   false);
+  enc_sample_write(f->dir, "3.blob", ENC_SAMPLE_T0 + 30000000, 30500000, 43,
+                   true);
+  uint8_t table[ENC_SAMPLE_NAMES_MAX];
+  enc_write_file(f->dir, "names.multisz", table, enc_sample_names(table));
+  enc_write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
   snprintf(f->counters, sizeof f->counters, "%s/counters.yaml", f->dir);
 }
 
@@ -281,7 +237,7 @@ static failalloc_result check_values(const fixture *f, bool reload, char *why,
 /* Interval i of a run; with the reload, YAML_B goes in place after 1. */
 static void interval(const fixture *f, int i, bool reload) {
   if (reload && i == 2)
-    write_file(f->dir, "counters.yaml", YAML_B, sizeof YAML_B - 1);
+    enc_write_file(f->dir, "counters.yaml", YAML_B, sizeof YAML_B - 1);
   rec.phase = i;
   rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
 }
@@ -290,7 +246,7 @@ static failalloc_result op_run(fixture *f, bool reload, char *why,
                                size_t whylen) {
   memset(&rec, 0, sizeof rec);
   rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
-  write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
+  enc_write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
   wp_ctx *c = start(f);
   if (c == NULL) {
     if (failalloc_failures() > 0)
@@ -331,7 +287,7 @@ static bool reference(fixture *f, bool reload, const char *const *expected,
                       size_t nexp, char (*want)[1040], int *nwant) {
   memset(&rec, 0, sizeof rec);
   rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
-  write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
+  enc_write_file(f->dir, "counters.yaml", YAML_A, sizeof YAML_A - 1);
   failalloc_arm(0, false); /* count, never fail */
   wp_ctx *c = start(f);
   unsigned long at_start = failalloc_calls();

@@ -10,7 +10,8 @@
  *             TOP_SRCDIR the conf/sample and conf/demo captures
  *   text      name tables and counter paths (and conf's name tables)
  *   v2        registration info, identifiers and two answers, built field
- *             by field as tests/windows/test_v2.c builds them
+ *             by field with tests/windows/test_v2.c's builder
+ *             (tests/encoder/v2_encoder.h)
  *   rpc       bind_ack, fragmented responses, MS-RRP stubs
  *   frame     request and answer streams as the helper and plugin write them
  *   yaml      counter files (and conf's)
@@ -22,6 +23,7 @@
 #include "frame.h"
 #include "perfdata.h"
 #include "perfdata_v2.h"
+#include "v2_encoder.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -266,190 +268,19 @@ static int copy_file(const char *dir, const char *name, const char *top,
 
 /* ------------------------------------------------- a byte builder */
 
-typedef struct vec {
-  uint8_t b[8192];
-  size_t n;
-} vec;
-
-static size_t u8(vec *v, uint8_t x) {
-  v->b[v->n] = x;
-  return v->n++;
-}
-static size_t u16(vec *v, uint16_t x) {
-  size_t at = v->n;
-  u8(v, (uint8_t)x);
-  u8(v, (uint8_t)(x >> 8));
-  return at;
-}
-static size_t u32(vec *v, uint32_t x) {
-  size_t at = v->n;
-  for (int i = 0; i < 4; i++)
-    v->b[v->n++] = (uint8_t)(x >> (8 * i));
-  return at;
-}
-static void u64(vec *v, uint64_t x) {
-  u32(v, (uint32_t)x);
-  u32(v, (uint32_t)(x >> 32));
-}
-static void set16(vec *v, size_t at, uint16_t x) {
-  v->b[at] = (uint8_t)x;
-  v->b[at + 1] = (uint8_t)(x >> 8);
-}
-static void set32(vec *v, size_t at, uint32_t x) {
-  for (int i = 0; i < 4; i++)
-    v->b[at + i] = (uint8_t)(x >> (8 * i));
-}
-static void bytes(vec *v, const void *p, size_t n) {
-  if (n == 0)
-    return;
-  memcpy(v->b + v->n, p, n);
-  v->n += n;
-}
-static void pad(vec *v, size_t from, size_t to) {
-  while ((v->n - from) % to)
-    v->b[v->n++] = 0;
-}
-static void wstr(vec *v, const char *ascii) {
-  for (const char *p = ascii;; p++) {
-    u16(v, (uint8_t)*p);
-    if (!*p)
-      break;
-  }
-}
-static int write_vec(const char *dir, const char *name, const vec *v) {
+/* enc_vec and its writers: tests/encoder/v2_encoder.h. */
+static int write_vec(const char *dir, const char *name, const enc_vec *v) {
   return write_file(dir, name, v->b, v->n, NULL, 0);
 }
 /* A section of a multi-part input: 2-byte LE length, then the bytes. */
-static void section(vec *v, const vec *part) {
-  u16(v, (uint16_t)part->n);
-  bytes(v, part->b, part->n);
+static void section(enc_vec *v, const enc_vec *part) {
+  enc_u16(v, (uint16_t)part->n);
+  enc_bytes(v, part->b, part->n);
 }
 
 /* ------------------------------------------------------------- V2 */
 
-/* PERF_DATA_HEADER (48 bytes); dwTotalSize patched by v2_finish(). */
-static void v2_header(vec *v, uint32_t blocks, int64_t ts, int64_t t100,
-                      int64_t freq) {
-  v->n = 0;
-  u32(v, 0);
-  u32(v, blocks);
-  u64(v, (uint64_t)ts);
-  u64(v, (uint64_t)t100);
-  u64(v, (uint64_t)freq);
-  for (int i = 0; i < 4; i++)
-    u32(v, 0);
-}
-static void v2_finish(vec *v) {
-  set32(v, 0, (uint32_t)v->n);
-}
-static size_t v2_begin(vec *v, uint32_t status, uint32_t type) {
-  size_t at = u32(v, status);
-  u32(v, type);
-  u32(v, 0);
-  u32(v, 0);
-  return at;
-}
-static void v2_end(vec *v, size_t at) {
-  set32(v, at + 8, (uint32_t)(v->n - at));
-}
-static void v2_counter(vec *v, uint32_t size, uint64_t value) {
-  size_t at = u32(v, size);
-  u32(v, 0);
-  if (size == 8)
-    u64(v, value);
-  else
-    u32(v, (uint32_t)value);
-  pad(v, at, 8);
-  set32(v, at + 4, (uint32_t)(v->n - at));
-}
-static void v2_multi(vec *v, const uint32_t *ids, uint32_t n) {
-  u32(v, 8 + 4 * n);
-  u32(v, n);
-  for (uint32_t i = 0; i < n; i++)
-    u32(v, ids[i]);
-}
-static void v2_instance(vec *v, uint32_t id, const char *name) {
-  size_t at = u32(v, 0);
-  u32(v, id);
-  wstr(v, name);
-  pad(v, at, 8);
-  set32(v, at, (uint32_t)(v->n - at));
-}
-
-/* The answer of tests/windows/test_v2.c with every dwType; k is the
- * sample (0 or 1). */
-static void v2_answer(vec *v, uint32_t k) {
-  v2_header(v, 5, 1000000 + 20000000 * (int64_t)k,
-            133485408000000000 + 10000000 * (int64_t)k, 10000000);
-  size_t b = v2_begin(v, 0x490, PD_V2_ERROR_RETURN);
-  v2_end(v, b);
-  b = v2_begin(v, 0, PD_V2_SINGLE_COUNTER);
-  v2_counter(v, 4, 1000 + 600 * k);
-  v2_end(v, b);
-  b = v2_begin(v, 0, PD_V2_MULTIPLE_COUNTERS);
-  static const uint32_t ids2[3] = {8, 10, 12};
-  v2_multi(v, ids2, 3);
-  v2_counter(v, 4, 25);
-  v2_counter(v, 4, 200);
-  v2_counter(v, 8, 5000000 + 7500000 * k);
-  v2_end(v, b);
-  b = v2_begin(v, 0, PD_V2_MULTIPLE_INSTANCES);
-  size_t mi = u32(v, 0);
-  u32(v, 2);
-  v2_instance(v, 0, "0");
-  v2_counter(v, 8, 1000000 + 7000000 * k);
-  v2_instance(v, 1, "1");
-  v2_counter(v, 8, 2000000 + 7000000 * k);
-  set32(v, mi, (uint32_t)(v->n - mi));
-  v2_end(v, b);
-  b = v2_begin(v, 0, PD_V2_COUNTERSET);
-  static const uint32_t ids4[4] = {20, 22, 24, 26};
-  v2_multi(v, ids4, 4);
-  mi = u32(v, 0);
-  u32(v, 2);
-  v2_instance(v, 7, "w3wp");
-  v2_counter(v, 8, 1000 + 3000000 * k);
-  v2_counter(v, 4, 50 + 100 * k);
-  v2_counter(v, 8, 9000 + 15000000 * k);
-  v2_counter(v, 4, 2);
-  v2_instance(v, 9, "svchost");
-  v2_counter(v, 8, 0);
-  v2_counter(v, 4, 10);
-  v2_counter(v, 8, 2500000 * k);
-  v2_counter(v, 4, 0);
-  set32(v, mi, (uint32_t)(v->n - mi));
-  v2_end(v, b);
-  v2_finish(v);
-}
-
-typedef struct v2_reg {
-  uint32_t id, type, base, ptime, pfreq, multi;
-} v2_reg;
-
-static void v2_counterset(vec *v, const v2_reg *r, uint32_t n) {
-  v->n = 0;
-  for (int i = 0; i < 16; i++)
-    u8(v, (uint8_t)(0x10 + i));
-  u32(v, 0);
-  u32(v, 100);
-  u32(v, n);
-  u32(v, 2);
-  for (uint32_t i = 0; i < n; i++) {
-    u32(v, r[i].id);
-    u32(v, r[i].type);
-    u64(v, 0);
-    u32(v, 100);
-    u32(v, 0);
-    u32(v, r[i].base);
-    u32(v, r[i].ptime);
-    u32(v, r[i].pfreq);
-    u32(v, r[i].multi);
-    u32(v, 0);
-    u32(v, 0);
-  }
-}
-
-static void v2_ids(vec *v) {
+static void v2_ids(enc_vec *v) {
   static const struct {
     uint32_t counter;
     const char *instance;
@@ -461,143 +292,142 @@ static void v2_ids(vec *v) {
   pd_guid g = {0x13121110, 0x1514, 0x1716, {0x18, 0x19, 0x1a, 0x1b, 0x1c}};
   v->n = 0;
   for (int i = 0; i < 5; i++) {
-    size_t n = pd_v2_identifier_encode(&g, ids[i].counter, ids[i].instance,
-                                       PD_V2_ANY_INSTANCE_ID, v->b + v->n,
-                                       sizeof v->b - v->n);
-    set32(v, v->n + 32, (uint32_t)i); /* Index, as PerfQueryCounterInfo */
-    v->n += n;
+    size_t at = v->n;
+    v->n += pd_v2_identifier_encode(&g, ids[i].counter, ids[i].instance,
+                                    PD_V2_ANY_INSTANCE_ID, v->b + at,
+                                    sizeof v->b - at);
+    enc_set32(v, at + 32, (uint32_t)i); /* Index, as PerfQueryCounterInfo */
   }
 }
 
 static int v2_seeds(const char *dir) {
   const uint32_t none = PD_V2_NO_ID;
-  v2_reg r[] = {{4, PD_COUNTER_COUNTER, none, none, none, none},
-                {8, PD_RAW_FRACTION, 10, none, none, none},
-                {10, PD_RAW_BASE, none, none, none, none},
-                {12, PD_100NSEC_TIMER, none, none, none, none},
-                {14, PD_100NSEC_TIMER_INV, none, none, none, none},
-                {20, PD_AVERAGE_TIMER, none, none, none, none},
-                {22, PD_AVERAGE_BASE, none, none, none, none},
-                {24, PD_100NSEC_MULTI_TIMER, none, none, none, 26},
-                {26, PD_RAW_BASE, none, none, none, none},
-                {30, PD_OBJ_TIME_TIMER, none, 32, 34, none},
-                {32, PD_COUNTER_LARGE_RAWCOUNT, none, none, none, none},
-                {34, PD_COUNTER_LARGE_RAWCOUNT, none, none, none, none},
-                {36, PD_PRECISION_100NS_TIMER, 38, none, none, none},
-                {38, PD_PRECISION_TIMESTAMP, none, none, none, none}};
-  vec reg, ids, a0, a1, in;
-  v2_counterset(&reg, r, sizeof r / sizeof *r);
+  enc_v2_reg r[] = {{4, PD_COUNTER_COUNTER, none, none, none, none},
+                    {8, PD_RAW_FRACTION, 10, none, none, none},
+                    {10, PD_RAW_BASE, none, none, none, none},
+                    {12, PD_100NSEC_TIMER, none, none, none, none},
+                    {14, PD_100NSEC_TIMER_INV, none, none, none, none},
+                    {20, PD_AVERAGE_TIMER, none, none, none, none},
+                    {22, PD_AVERAGE_BASE, none, none, none, none},
+                    {24, PD_100NSEC_MULTI_TIMER, none, none, none, 26},
+                    {26, PD_RAW_BASE, none, none, none, none},
+                    {30, PD_OBJ_TIME_TIMER, none, 32, 34, none},
+                    {32, PD_COUNTER_LARGE_RAWCOUNT, none, none, none, none},
+                    {34, PD_COUNTER_LARGE_RAWCOUNT, none, none, none, none},
+                    {36, PD_PRECISION_100NS_TIMER, 38, none, none, none},
+                    {38, PD_PRECISION_TIMESTAMP, none, none, none, none}};
+  enc_vec reg, ids, a0, a1, in;
+  enc_v2_counterset(&reg, r, sizeof r / sizeof *r);
   v2_ids(&ids);
-  v2_answer(&a0, 0);
-  v2_answer(&a1, 1);
+  enc_v2_answer_all_types(&a0, 0);
+  enc_v2_answer_all_types(&a1, 1);
   in.n = 0;
   section(&in, &reg);
   section(&in, &ids);
   section(&in, &a0);
-  bytes(&in, a1.b, a1.n);
+  enc_bytes(&in, a1.b, a1.n);
   if (write_vec(dir, "all-types", &in))
     return -1;
   /* One sample only, no identifiers. */
   in.n = 0;
   section(&in, &reg);
-  u16(&in, 0);
-  u16(&in, 0);
-  bytes(&in, a0.b, a0.n);
+  enc_u16(&in, 0);
+  enc_u16(&in, 0);
+  enc_bytes(&in, a0.b, a0.n);
   if (write_vec(dir, "one-sample", &in))
     return -1;
   /* An answer of one object-timer counter set instance. */
-  vec o0, o1;
+  enc_vec o0, o1;
   for (uint32_t k = 0; k < 2; k++) {
-    vec *v = k ? &o1 : &o0;
-    v2_header(v, 1, 5000 + 1000 * k, 133485408000000000 + 100 * k, 1000);
-    size_t b = v2_begin(v, 0, PD_V2_COUNTERSET);
+    enc_vec *v = k ? &o1 : &o0;
+    enc_v2_header(v, 1, 5000 + 1000 * k, 133485408000000000 + 100 * k, 1000);
+    size_t b = enc_v2_begin(v, 0, PD_V2_COUNTERSET);
     static const uint32_t ids3[5] = {30, 32, 34, 36, 38};
-    v2_multi(v, ids3, 5);
-    size_t mi = u32(v, 0);
-    u32(v, 1);
-    v2_instance(v, 3, "_Total");
-    v2_counter(v, 8, 100 + 500 * k);
-    v2_counter(v, 8, 7000 + 10000 * k);
-    v2_counter(v, 8, 10000);
-    v2_counter(v, 8, 40 + 50 * k);
-    v2_counter(v, 8, 1000 + 100 * k);
-    set32(v, mi, (uint32_t)(v->n - mi));
-    v2_end(v, b);
-    v2_finish(v);
+    enc_v2_multi(v, ids3, 5);
+    size_t mi = enc_v2_instances(v, 1);
+    enc_v2_instance(v, 3, "_Total");
+    enc_v2_counter(v, 8, 100 + 500 * k);
+    enc_v2_counter(v, 8, 7000 + 10000 * k);
+    enc_v2_counter(v, 8, 10000);
+    enc_v2_counter(v, 8, 40 + 50 * k);
+    enc_v2_counter(v, 8, 1000 + 100 * k);
+    enc_v2_instances_end(v, mi);
+    enc_v2_end(v, b);
+    enc_v2_finish(v);
   }
   in.n = 0;
   section(&in, &reg);
-  u16(&in, 0);
+  enc_u16(&in, 0);
   section(&in, &o0);
-  bytes(&in, o1.b, o1.n);
+  enc_bytes(&in, o1.b, o1.n);
   return write_vec(dir, "object-timer", &in);
 }
 
 /* ------------------------------------------------------------ RPC */
 
 /* Common header: version 5.0, type, flags, little-endian drep. */
-static void rpc_hdr(vec *v, uint8_t type, uint8_t flags, uint32_t call_id) {
-  u8(v, 5);
-  u8(v, 0);
-  u8(v, type);
-  u8(v, flags);
-  u32(v, 0x10);
-  u16(v, 0); /* frag_length: patched */
-  u16(v, 0);
-  u32(v, call_id);
+static void rpc_hdr(enc_vec *v, uint8_t type, uint8_t flags, uint32_t call_id) {
+  enc_u8(v, 5);
+  enc_u8(v, 0);
+  enc_u8(v, type);
+  enc_u8(v, flags);
+  enc_u32(v, 0x10);
+  enc_u16(v, 0); /* frag_length: patched */
+  enc_u16(v, 0);
+  enc_u32(v, call_id);
 }
-static void rpc_end(vec *v, size_t at) {
-  set16(v, at + 8, (uint16_t)(v->n - at));
+static void rpc_end(enc_vec *v, size_t at) {
+  enc_set16(v, at + 8, (uint16_t)(v->n - at));
 }
-static void rpc_response(vec *v, uint8_t flags, uint32_t call_id,
+static void rpc_response(enc_vec *v, uint8_t flags, uint32_t call_id,
                          const uint8_t *stub, size_t n) {
   size_t at = v->n;
   rpc_hdr(v, DCERPC_PT_RESPONSE, flags, call_id);
-  u32(v, (uint32_t)n);
-  u16(v, 0);
-  u16(v, 0);
-  bytes(v, stub, n);
+  enc_u32(v, (uint32_t)n);
+  enc_u16(v, 0);
+  enc_u16(v, 0);
+  enc_bytes(v, stub, n);
   rpc_end(v, at);
 }
 /* BaseRegQueryValue response stub: REG_BINARY, data, cbData, cbLen. */
-static void rrp_query_stub(vec *v, const uint8_t *data, uint32_t n,
+static void rrp_query_stub(enc_vec *v, const uint8_t *data, uint32_t n,
                            uint32_t werr) {
   v->n = 0;
-  u32(v, 0x20000);
-  u32(v, 3);
-  u32(v, 0x20004);
-  u32(v, n);
-  u32(v, 0);
-  u32(v, n);
-  bytes(v, data, n);
-  pad(v, 0, 4);
-  u32(v, 0x20008);
-  u32(v, n);
-  u32(v, 0x2000c);
-  u32(v, n);
-  u32(v, werr);
+  enc_u32(v, 0x20000);
+  enc_u32(v, 3);
+  enc_u32(v, 0x20004);
+  enc_u32(v, n);
+  enc_u32(v, 0);
+  enc_u32(v, n);
+  enc_bytes(v, data, n);
+  enc_pad(v, 0, 4);
+  enc_u32(v, 0x20008);
+  enc_u32(v, n);
+  enc_u32(v, 0x2000c);
+  enc_u32(v, n);
+  enc_u32(v, werr);
 }
 
 static int rpc_seeds(const char *dir) {
-  vec v;
+  enc_vec v;
   /* 0: bind_ack as Samba sends it */
   v.n = 0;
-  u8(&v, 0);
+  enc_u8(&v, 0);
   size_t at = v.n;
   rpc_hdr(&v, DCERPC_PT_BIND_ACK, 3, 1);
-  u16(&v, 4280);
-  u16(&v, 4280);
-  u32(&v, 0x1234);
-  u16(&v, 13);
-  bytes(&v, "\\PIPE\\winreg", 13);
-  pad(&v, at, 4);
-  u8(&v, 1);
-  u8(&v, 0);
-  u16(&v, 0);
-  u16(&v, 0);
-  u16(&v, 0);
-  bytes(&v, dcerpc_ndr_syntax.uuid, 16);
-  u32(&v, 2);
+  enc_u16(&v, 4280);
+  enc_u16(&v, 4280);
+  enc_u32(&v, 0x1234);
+  enc_u16(&v, 13);
+  enc_bytes(&v, "\\PIPE\\winreg", 13);
+  enc_pad(&v, at, 4);
+  enc_u8(&v, 1);
+  enc_u8(&v, 0);
+  enc_u16(&v, 0);
+  enc_u16(&v, 0);
+  enc_u16(&v, 0);
+  enc_bytes(&v, dcerpc_ndr_syntax.uuid, 16);
+  enc_u32(&v, 2);
   rpc_end(&v, at);
   if (write_vec(dir, "bind-ack", &v))
     return -1;
@@ -611,85 +441,85 @@ static int rpc_seeds(const char *dir) {
     free(blob);
     return -1;
   }
-  vec stub;
+  enc_vec stub;
   rrp_query_stub(&stub, blob, (uint32_t)blen, 0);
   free(blob);
 
   /* 1: the stub in two fragments, then a fault as a second call would */
   v.n = 0;
-  u8(&v, 1);
+  enc_u8(&v, 1);
   size_t half = stub.n / 2;
   rpc_response(&v, DCERPC_PFC_FIRST_FRAG, 1, stub.b, half);
   rpc_response(&v, DCERPC_PFC_LAST_FRAG, 1, stub.b + half, stub.n - half);
   if (write_vec(dir, "response-fragments", &v))
     return -1;
   v.n = 0;
-  u8(&v, 1);
+  enc_u8(&v, 1);
   at = v.n;
   rpc_hdr(&v, DCERPC_PT_FAULT, 3, 1);
-  u32(&v, 0);
-  u32(&v, 0);
-  u32(&v, 0x1c010002);
-  u32(&v, 0);
+  enc_u32(&v, 0);
+  enc_u32(&v, 0);
+  enc_u32(&v, 0x1c010002);
+  enc_u32(&v, 0);
   rpc_end(&v, at);
   if (write_vec(dir, "fault", &v))
     return -1;
 
   /* 2: the QueryValue stub alone; and ERROR_MORE_DATA with no data */
   v.n = 0;
-  u8(&v, 2);
-  bytes(&v, stub.b, stub.n);
+  enc_u8(&v, 2);
+  enc_bytes(&v, stub.b, stub.n);
   if (write_vec(dir, "query-value", &v))
     return -1;
   rrp_query_stub(&stub, NULL, 0, 234);
   v.n = 0;
-  u8(&v, 2);
-  bytes(&v, stub.b, stub.n);
+  enc_u8(&v, 2);
+  enc_bytes(&v, stub.b, stub.n);
   if (write_vec(dir, "query-value-more-data", &v))
     return -1;
 
   /* 3: OpenHKPD / CloseKey response: handle + WERROR */
   v.n = 0;
-  u8(&v, 3);
+  enc_u8(&v, 3);
   for (int i = 0; i < 20; i++)
-    u8(&v, (uint8_t)(0xa0 + i));
-  u32(&v, 0);
+    enc_u8(&v, (uint8_t)(0xa0 + i));
+  enc_u32(&v, 0);
   if (write_vec(dir, "open-hkpd", &v))
     return -1;
 
   /* 4: a frame header and an error payload */
   v.n = 0;
-  u8(&v, 4);
-  u32(&v, 12);
-  u8(&v, WPR_MSG_ERROR);
-  bytes(&v, "\x02timed out", 10);
+  enc_u8(&v, 4);
+  enc_u32(&v, 12);
+  enc_u8(&v, WPR_MSG_ERROR);
+  enc_bytes(&v, "\x02timed out", 10);
   if (write_vec(dir, "frame", &v))
     return -1;
 
   /* 5: a response header */
   v.n = 0;
-  u8(&v, 5);
+  enc_u8(&v, 5);
   rpc_hdr(&v, DCERPC_PT_RESPONSE, 3, 7);
-  set16(&v, 9, 24);
-  u32(&v, 0);
-  u32(&v, 0);
+  enc_set16(&v, 9, 24);
+  enc_u32(&v, 0);
+  enc_u32(&v, 0);
   return write_vec(dir, "header", &v);
 }
 
 /* ----------------------------------------------------------- frames */
 
-static void frame(vec *v, uint8_t type, const void *payload, size_t n) {
+static void frame(enc_vec *v, uint8_t type, const void *payload, size_t n) {
   uint8_t h[WPR_FRAME_HDR];
   wpr_frame_header(h, type, (uint32_t)n);
-  bytes(v, h, sizeof h);
-  bytes(v, payload, n);
+  enc_bytes(v, h, sizeof h);
+  enc_bytes(v, payload, n);
 }
 
 static int frame_seeds(const char *dir) {
-  vec v;
+  enc_vec v;
   /* helper side (first byte even): the plugin's requests */
   v.n = 0;
-  u8(&v, 0);
+  enc_u8(&v, 0);
   frame(&v, WPR_MSG_NAMES, NULL, 0);
   frame(&v, WPR_MSG_QUERY, "Global", 6);
   frame(&v, WPR_MSG_QUERY, "238 2 4", 7);
@@ -697,7 +527,7 @@ static int frame_seeds(const char *dir) {
     return -1;
   /* plugin side (odd): the helper's answers */
   v.n = 0;
-  u8(&v, 1);
+  enc_u8(&v, 1);
   uint8_t data[4 + 24] = {7, 0, 0, 0, 'P', 0, 'E', 0, 'R', 0, 'F', 0};
   frame(&v, WPR_MSG_DATA, data, sizeof data);
   uint8_t e[64];
@@ -707,7 +537,7 @@ static int frame_seeds(const char *dir) {
   if (write_vec(dir, "answers", &v))
     return -1;
   v.n = 0;
-  u8(&v, 1);
+  enc_u8(&v, 1);
   n = wpr_build_error(e, sizeof e, WPR_ERR_TIMEOUT, "no answer\r\n\x7f");
   frame(&v, WPR_MSG_ERROR, e, n);
   return write_vec(dir, "error-timeout", &v);

@@ -43,6 +43,14 @@ static wp_source_status collect_err(wp_source *s, const char *q, wp_buffer *b) {
   return st;
 }
 
+static wp_source *open_err(const char *d, bool loop) {
+  wp_error e;
+  wp_error_clear(&e);
+  wp_source *s = wp_replay_open(d, loop, &e);
+  snprintf(err, sizeof(err), "%s", e.message);
+  return s;
+}
+
 static wp_source_status names_err(wp_source *s, wp_buffer *b) {
   wp_error e;
   wp_error_clear(&e);
@@ -60,12 +68,12 @@ static void collect_expect(wp_source *src, wp_buffer *b, const char *want,
 }
 
 static void test_open_errors(void) {
-  wp_source *s = wp_replay_open("/nonexistent/capture", true, err, sizeof(err));
+  wp_source *s = open_err("/nonexistent/capture", true);
   OK(s == NULL, "missing directory: no source");
   OK(strstr(err, "/nonexistent/capture: cannot open the capture directory") !=
          NULL,
      "missing directory named: %s", err);
-  s = wp_replay_open(dir, true, err, sizeof(err));
+  s = open_err(dir, true);
   OK(s == NULL, "no blobs: no source");
   char want[128];
   snprintf(want, sizeof(want), "%s: no *.blob files", dir);
@@ -84,7 +92,7 @@ static void test_order_and_loop(void) {
   snprintf(sub, sizeof(sub), "%s/sub.blob", dir);
   mkdir(sub, 0700); /* a directory named *.blob is skipped */
 
-  wp_source *s = wp_replay_open(dir, true, err, sizeof(err));
+  wp_source *s = open_err(dir, true);
   if (!OK(s != NULL, "open with blobs")) {
     tap_diag("  %s", err);
     return;
@@ -111,7 +119,7 @@ static void test_order_and_loop(void) {
   IS_STR(wp_replay_last_file(s), want, "names file named");
   s->destroy(s);
 
-  s = wp_replay_open(dir, false, err, sizeof(err));
+  s = open_err(dir, false);
   for (int i = 0; i < 4; i++) {
     st = collect_err(s, "", &b);
     IS_INT(st, WP_SOURCE_OK, "no loop: blob %d", i + 1);
@@ -126,7 +134,7 @@ static void test_order_and_loop(void) {
 }
 
 static void test_read_errors(void) {
-  wp_source *s = wp_replay_open(dir, true, err, sizeof(err));
+  wp_source *s = open_err(dir, true);
   wp_buffer b = {0};
   char path[128];
   snprintf(path, sizeof(path), "%s/9.blob", dir);
@@ -156,7 +164,7 @@ static void test_read_errors(void) {
      "sparse 256 MiB + 1 file");
   close(fd);
   write_file("0.blob", "");
-  s = wp_replay_open(dir, false, err, sizeof(err));
+  s = open_err(dir, false);
   st = collect_err(s, "", &b);
   IS_INT(st, WP_SOURCE_OK, "empty blob reads");
   IS_INT(b.len, 0, "empty blob: 0 bytes");

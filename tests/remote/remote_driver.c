@@ -230,10 +230,10 @@ int main(int argc, char **argv) {
     else
       opt.host = argv[i];
   }
-  char err[512];
-  wp_source *src = wp_remote_source_new(&opt, err, sizeof(err));
+  wp_error err = {0};
+  wp_source *src = wp_remote_source_new(&opt, &err);
   if (src == NULL) {
-    fprintf(stderr, "remote_driver: %s\n", err);
+    fprintf(stderr, "remote_driver: %s\n", err.message);
     return 2;
   }
   char line[4096];

@@ -1,131 +1,15 @@
 /* collectd-winperf: unit tests for the portable V2 (PerfLib) part, format.md 5.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The vectors are built here field by field from the format.md 5 layouts; the
- * expected values are the format.md 3.3 worked examples, not the code's output.
+ * The vectors are built field by field from the format.md 5 layouts
+ * (tests/encoder/v2_encoder.h, which never calls the decoder); the expected
+ * values are the format.md 3.3 worked examples, not the code's output.
  */
-#include "perfdata_v2.h"
 #include "../tap.h"
+#include "perfdata_v2.h"
+#include "v2_encoder.h"
 
 #include <stdlib.h>
-
-/* ---------------------------------------------------- a byte builder */
-
-typedef struct vec {
-  uint8_t b[4096];
-  size_t n;
-} vec;
-
-static size_t u32(vec *v, uint32_t x) {
-  size_t at = v->n;
-  for (int i = 0; i < 4; i++)
-    v->b[v->n++] = (uint8_t)(x >> (8 * i));
-  return at;
-}
-static void u64(vec *v, uint64_t x) {
-  u32(v, (uint32_t)x);
-  u32(v, (uint32_t)(x >> 32));
-}
-static void set32(vec *v, size_t at, uint32_t x) {
-  for (int i = 0; i < 4; i++)
-    v->b[at + i] = (uint8_t)(x >> (8 * i));
-}
-static void pad8(vec *v, size_t from) {
-  while ((v->n - from) % 8)
-    v->b[v->n++] = 0;
-}
-static void wstr(vec *v, const char *ascii) {
-  for (const char *p = ascii;; p++) {
-    v->b[v->n++] = (uint8_t)*p;
-    v->b[v->n++] = 0;
-    if (!*p)
-      break;
-  }
-}
-
-/* PERF_DATA_HEADER: 48 bytes; dwTotalSize patched by finish(). */
-static void data_header(vec *v, uint32_t blocks, int64_t ts, int64_t t100,
-                        int64_t freq) {
-  v->n = 0;
-  u32(v, 0);
-  u32(v, blocks);
-  u64(v, (uint64_t)ts);
-  u64(v, (uint64_t)t100);
-  u64(v, (uint64_t)freq);
-  for (int i = 0; i < 4; i++)
-    u32(v, 0); /* SystemTime */
-}
-static void finish(vec *v) {
-  set32(v, 0, (uint32_t)v->n);
-}
-
-/* PERF_COUNTER_HEADER; returns its offset for end_block(). */
-static size_t begin_block(vec *v, uint32_t status, uint32_t type) {
-  size_t at = u32(v, status);
-  u32(v, type);
-  u32(v, 0);
-  u32(v, 0);
-  return at;
-}
-static void end_block(vec *v, size_t at) {
-  set32(v, at + 8, (uint32_t)(v->n - at));
-}
-
-/* PERF_COUNTER_DATA with a 4- or 8-byte value, padded to 8. */
-static void counter_data(vec *v, uint32_t size, uint64_t value) {
-  size_t at = u32(v, size);
-  u32(v, 0);
-  if (size == 8)
-    u64(v, value);
-  else
-    u32(v, (uint32_t)value);
-  pad8(v, at);
-  set32(v, at + 4, (uint32_t)(v->n - at));
-}
-
-static void multi_counters(vec *v, const uint32_t *ids, uint32_t n) {
-  u32(v, 8 + 4 * n);
-  u32(v, n);
-  for (uint32_t i = 0; i < n; i++)
-    u32(v, ids[i]);
-}
-
-static size_t instance_header(vec *v, uint32_t id, const char *name) {
-  size_t at = u32(v, 0);
-  u32(v, id);
-  wstr(v, name);
-  pad8(v, at);
-  set32(v, at, (uint32_t)(v->n - at));
-  return at;
-}
-
-/* PERF_COUNTERSET_REG_INFO + PERF_COUNTER_REG_INFO[] */
-typedef struct reg {
-  uint32_t id, type, base, ptime, pfreq, multi;
-} reg;
-
-static void counterset(vec *v, const reg *r, uint32_t n) {
-  v->n = 0;
-  for (int i = 0; i < 16; i++)
-    v->b[v->n++] = (uint8_t)(0x10 + i);
-  u32(v, 0);   /* CounterSetType */
-  u32(v, 100); /* DetailLevel */
-  u32(v, n);
-  u32(v, 2); /* PERF_COUNTERSET_MULTI_INSTANCES */
-  for (uint32_t i = 0; i < n; i++) {
-    u32(v, r[i].id);
-    u32(v, r[i].type);
-    u64(v, 0);
-    u32(v, 100);
-    u32(v, 0);
-    u32(v, r[i].base);
-    u32(v, r[i].ptime);
-    u32(v, r[i].pfreq);
-    u32(v, r[i].multi);
-    u32(v, 0);
-    u32(v, 0);
-  }
-}
 
 #define NONE PD_V2_NO_ID
 
@@ -213,11 +97,11 @@ static void test_identifier(void) {
 }
 
 static void test_counterset(void) {
-  vec v;
-  reg r[3] = {{6, PD_COUNTER_COUNTER, NONE, NONE, NONE, NONE},
-              {8, PD_RAW_FRACTION, 10, NONE, NONE, NONE},
-              {10, PD_RAW_BASE, NONE, NONE, NONE, NONE}};
-  counterset(&v, r, 3);
+  enc_vec v;
+  enc_v2_reg r[3] = {{6, PD_COUNTER_COUNTER, NONE, NONE, NONE, NONE},
+                     {8, PD_RAW_FRACTION, 10, NONE, NONE, NONE},
+                     {10, PD_RAW_BASE, NONE, NONE, NONE, NONE}};
+  enc_v2_counterset(&v, r, 3);
   IS_INT(v.n, 32 + 3 * 48, "counterset: vector size");
   pd_v2_counterset *set = NULL;
   pd_error err;
@@ -238,59 +122,18 @@ static void test_counterset(void) {
   IS_INT(pd_v2_counterset_parse(v.b, v.n - 1, &set, &err), PD_E_TRUNCATED,
          "counterset: one byte short");
   OK(set == NULL, "counterset: nothing returned on error");
-  set32(&v, 24, 0x7fffffffu);
+  enc_set32(&v, 24, 0x7fffffffu);
   IS_INT(pd_v2_counterset_parse(v.b, v.n, &set, &err), PD_E_TRUNCATED,
          "counterset: huge NumCounters rejected before allocating");
 }
 
-/* One answer with every dwType: error, single, multi counters, multi
- * instances, counter set. Block b answers identifier b. */
-static void answer_all_types(vec *v, uint32_t k) {
-  /* k scales the raw values: sample 0 (k = 0) and sample 1 (k = 1) */
-  data_header(v, 5, 1000000 + 20000000 * (int64_t)k,
-              133485408000000000 + 10000000 * (int64_t)k, 10000000);
-  size_t b =
-      begin_block(v, 0x00000490u, PD_V2_ERROR_RETURN); /* ERROR_NOT_FOUND */
-  end_block(v, b);
-  b = begin_block(v, 0, PD_V2_SINGLE_COUNTER);
-  counter_data(v, 4, 1000 + 600 * k); /* COUNTER_COUNTER: 300/s */
-  end_block(v, b);
-  b = begin_block(v, 0, PD_V2_MULTIPLE_COUNTERS);
-  static const uint32_t ids2[3] = {8, 10, 12};
-  multi_counters(v, ids2, 3);
-  counter_data(v, 4, 25);                    /* RAW_FRACTION */
-  counter_data(v, 4, 200);                   /* RAW_BASE: 12.5 % */
-  counter_data(v, 8, 5000000 + 7500000 * k); /* 100NSEC_TIMER: 75 % */
-  end_block(v, b);
-  b = begin_block(v, 0, PD_V2_MULTIPLE_INSTANCES);
-  size_t mi = u32(v, 0);
-  u32(v, 2);
-  instance_header(v, 0, "0");
-  counter_data(v, 8, 1000000 + 7000000 * k); /* 100NSEC_TIMER_INV: 30 % */
-  instance_header(v, 1, "1");
-  counter_data(v, 8, 2000000 + 7000000 * k);
-  set32(v, mi, (uint32_t)(v->n - mi));
-  end_block(v, b);
-  b = begin_block(v, 0, PD_V2_COUNTERSET);
-  static const uint32_t ids4[4] = {20, 22, 24, 26};
-  multi_counters(v, ids4, 4);
-  mi = u32(v, 0);
-  u32(v, 2);
-  instance_header(v, 7, "w3wp");
-  counter_data(v, 8, 1000 + 3000000 * k);  /* AVERAGE_TIMER: 0.003 s */
-  counter_data(v, 4, 50 + 100 * k);        /* AVERAGE_BASE */
-  counter_data(v, 8, 9000 + 15000000 * k); /* 100NSEC_MULTI_TIMER: 75 % */
-  counter_data(v, 4, 2);                   /* multi count */
-  instance_header(v, 9, "svchost");
-  counter_data(v, 8, 0);
-  counter_data(v, 4, 10); /* base does not move: 0 (format.md 3.1) */
-  counter_data(v, 8, 0 + 2500000 * k);
-  counter_data(v, 4, 0); /* multi count 0: value 0 */
-  set32(v, mi, (uint32_t)(v->n - mi));
-  end_block(v, b);
-  finish(v);
-}
-
+/* enc_v2_answer_all_types has every dwType; block b answers identifier b.
+ * From sample 0 to 1 (PerfTimeStamp + 2 s, PerfTime100NSec + 1 s): block 1
+ * COUNTER_COUNTER 600 / 2 s = 300/s; block 2 RAW_FRACTION 25 / 200 =
+ * 12.5 %, 100NSEC_TIMER 7.5e6 / 1e7 = 75 %; block 3 100NSEC_TIMER_INV
+ * 100 * (1 - 7e6 / 1e7) = 30 %; block 4 w3wp AVERAGE_TIMER (3e6 / 1e7 s) /
+ * 100 = 0.003 s, 100NSEC_MULTI_TIMER 100 * 1.5 / 2 = 75 %; svchost's base
+ * does not move (0, format.md 3.1) and its multi count is 0 (value 0). */
 static void ids_for_answer(pd_v2_identifier ids[5]) {
   memset(ids, 0, 5 * sizeof *ids);
   ids[0].counter_id = 99;
@@ -308,8 +151,8 @@ static void ids_for_answer(pd_v2_identifier ids[5]) {
 }
 
 static void test_decode(void) {
-  vec v;
-  answer_all_types(&v, 0);
+  enc_vec v;
+  enc_v2_answer_all_types(&v, 0);
   pd_v2_identifier ids[5];
   ids_for_answer(ids);
   pd_v2_data *d = pd_v2_data_new();
@@ -357,22 +200,22 @@ static void test_decode(void) {
   IS_INT(bad, 0, "decode: each of %zu truncations is an error", v.n);
   IS_INT(pd_v2_data_value_count(d), 0, "decode: empty after an error");
 
-  vec w = v;
-  set32(&w, 48 + 16 + 8, 1u << 30); /* block 1 dwSize */
+  enc_vec w = v;
+  enc_set32(&w, 48 + 16 + 8, 1u << 30); /* block 1 dwSize */
   IS_INT(pd_v2_data_decode(d, w.b, w.n, ids, 5, 0, &err), PD_E_V2,
          "decode: block dwSize past the end");
   w = v;
-  set32(&w, 48 + 16 + 4, 3); /* block 1 dwType 3 */
+  enc_set32(&w, 48 + 16 + 4, 3); /* block 1 dwType 3 */
   IS_INT(pd_v2_data_decode(d, w.b, w.n, ids, 5, 0, &err), PD_E_V2,
          "decode: unknown dwType");
   OK(strstr(err.message, "dwType 3") != NULL, "decode: message names it (%s)",
      err.message);
   w = v;
-  set32(&w, 48 + 16 + 16, 4000); /* block 1 PERF_COUNTER_DATA dwDataSize */
+  enc_set32(&w, 48 + 16 + 16, 4000); /* block 1 PERF_COUNTER_DATA dwDataSize */
   IS_INT(pd_v2_data_decode(d, w.b, w.n, ids, 5, 0, &err), PD_E_V2,
          "decode: dwDataSize past its block");
   w = v;
-  set32(&w, 4, 0x7fffffffu); /* dwNumCounters */
+  enc_set32(&w, 4, 0x7fffffffu); /* dwNumCounters */
   IS_INT(pd_v2_data_decode(d, w.b, w.n, ids, 5, 0, &err), PD_E_TRUNCATED,
          "decode: huge dwNumCounters stops at the end");
   IS_INT(pd_v2_data_decode(d, v.b, v.n, ids, 5, 3, &err), PD_E_LIMIT,
@@ -407,32 +250,32 @@ static void check(const pd_v2_results *r, uint32_t block, uint32_t id,
 }
 
 static void test_evaluate(void) {
-  vec v0, v1;
-  answer_all_types(&v0, 0);
-  answer_all_types(&v1, 1);
+  enc_vec v0, v1;
+  enc_v2_answer_all_types(&v0, 0);
+  enc_v2_answer_all_types(&v1, 1);
   pd_v2_identifier ids[5];
   ids_for_answer(ids);
-  reg r1[1] = {{4, PD_COUNTER_COUNTER, NONE, NONE, NONE, NONE}};
+  enc_v2_reg r1[1] = {{4, PD_COUNTER_COUNTER, NONE, NONE, NONE, NONE}};
   /* block 2: explicit BaseCounterId */
-  reg r2[3] = {{8, PD_RAW_FRACTION, 10, NONE, NONE, NONE},
-               {10, PD_RAW_BASE, NONE, NONE, NONE, NONE},
-               {12, PD_100NSEC_TIMER, NONE, NONE, NONE, NONE}};
-  reg r3[1] = {{14, PD_100NSEC_TIMER_INV, NONE, NONE, NONE, NONE}};
+  enc_v2_reg r2[3] = {{8, PD_RAW_FRACTION, 10, NONE, NONE, NONE},
+                      {10, PD_RAW_BASE, NONE, NONE, NONE, NONE},
+                      {12, PD_100NSEC_TIMER, NONE, NONE, NONE, NONE}};
+  enc_v2_reg r3[1] = {{14, PD_100NSEC_TIMER_INV, NONE, NONE, NONE, NONE}};
   /* block 4: bases found by position (no ids), multi by MultiId */
-  reg r4[4] = {{20, PD_AVERAGE_TIMER, NONE, NONE, NONE, NONE},
-               {22, PD_AVERAGE_BASE, NONE, NONE, NONE, NONE},
-               {24, PD_100NSEC_MULTI_TIMER, NONE, NONE, NONE, 26},
-               {26, PD_RAW_BASE, NONE, NONE, NONE, NONE}};
-  vec cs;
+  enc_v2_reg r4[4] = {{20, PD_AVERAGE_TIMER, NONE, NONE, NONE, NONE},
+                      {22, PD_AVERAGE_BASE, NONE, NONE, NONE, NONE},
+                      {24, PD_100NSEC_MULTI_TIMER, NONE, NONE, NONE, 26},
+                      {26, PD_RAW_BASE, NONE, NONE, NONE, NONE}};
+  enc_vec cs;
   pd_v2_counterset *s1, *s2, *s3, *s4;
   pd_error err;
-  counterset(&cs, r1, 1);
+  enc_v2_counterset(&cs, r1, 1);
   pd_v2_counterset_parse(cs.b, cs.n, &s1, &err);
-  counterset(&cs, r2, 3);
+  enc_v2_counterset(&cs, r2, 3);
   pd_v2_counterset_parse(cs.b, cs.n, &s2, &err);
-  counterset(&cs, r3, 1);
+  enc_v2_counterset(&cs, r3, 1);
   pd_v2_counterset_parse(cs.b, cs.n, &s3, &err);
-  counterset(&cs, r4, 4);
+  enc_v2_counterset(&cs, r4, 4);
   pd_v2_counterset_parse(cs.b, cs.n, &s4, &err);
   const pd_v2_counterset *sets[5] = {NULL, s1, s2, s3, s4};
 
@@ -465,7 +308,7 @@ static void test_evaluate(void) {
   }
 
   /* an instance that vanished and one that is new: pairing by name */
-  vec v2 = v1;
+  enc_vec v2 = v1;
   /* rename svchost -> "svchosu" in the newer sample: no older reading */
   for (size_t i = 0; i + 14 <= v2.n; i++)
     if (memcmp(v2.b + i, "s\0v\0c\0h\0o\0s\0t\0", 14) == 0)
@@ -478,25 +321,25 @@ static void test_evaluate(void) {
 
   /* object clock through PerfTimeId / PerfFreqId: OBJ_TIME_TIMER,
    * 100 dN / dD with D the object's clock */
-  reg r5[3] = {{1, PD_OBJ_TIME_TIMER, NONE, 2, 3, NONE},
-               {2, PD_COUNTER_LARGE_RAWCOUNT, NONE, NONE, NONE, NONE},
-               {3, PD_COUNTER_LARGE_RAWCOUNT, NONE, NONE, NONE, NONE}};
-  counterset(&cs, r5, 3);
+  enc_v2_reg r5[3] = {{1, PD_OBJ_TIME_TIMER, NONE, 2, 3, NONE},
+                      {2, PD_COUNTER_LARGE_RAWCOUNT, NONE, NONE, NONE, NONE},
+                      {3, PD_COUNTER_LARGE_RAWCOUNT, NONE, NONE, NONE, NONE}};
+  enc_v2_counterset(&cs, r5, 3);
   pd_v2_counterset *s5;
   pd_v2_counterset_parse(cs.b, cs.n, &s5, &err);
   const pd_v2_counterset *sets5[1] = {s5};
   static const uint32_t ids5[3] = {1, 2, 3};
-  vec o0, o1;
+  enc_vec o0, o1;
   for (int k = 0; k < 2; k++) {
-    vec *o = k ? &o1 : &o0;
-    data_header(o, 1, 5 + k, 7 + k, 10000000); /* system clocks barely move */
-    size_t b = begin_block(o, 0, PD_V2_MULTIPLE_COUNTERS);
-    multi_counters(o, ids5, 3);
-    counter_data(o, 8, 100 + 250 * (uint64_t)k);   /* dN 250 */
-    counter_data(o, 8, 4000 + 1000 * (uint64_t)k); /* dD 1000 */
-    counter_data(o, 8, 1000);
-    end_block(o, b);
-    finish(o);
+    enc_vec *o = k ? &o1 : &o0;
+    enc_v2_header(o, 1, 5 + k, 7 + k, 10000000); /* system clocks barely move */
+    size_t b = enc_v2_begin(o, 0, PD_V2_MULTIPLE_COUNTERS);
+    enc_v2_multi(o, ids5, 3);
+    enc_v2_counter(o, 8, 100 + 250 * (uint64_t)k);   /* dN 250 */
+    enc_v2_counter(o, 8, 4000 + 1000 * (uint64_t)k); /* dD 1000 */
+    enc_v2_counter(o, 8, 1000);
+    enc_v2_end(o, b);
+    enc_v2_finish(o);
   }
   pd_v2_data_decode(d0, o0.b, o0.n, NULL, 0, 0, &err);
   pd_v2_data_decode(d1, o1.b, o1.n, NULL, 0, 0, &err);
@@ -506,21 +349,21 @@ static void test_evaluate(void) {
   IS_INT(res.count, 3, "evaluate: raw counts shown too");
 
   /* PRECISION_100NS_TIMER: base = the PRECISION_TIMESTAMP counter */
-  reg r6[2] = {{1, PD_PRECISION_100NS_TIMER, 2, NONE, NONE, NONE},
-               {2, PD_PRECISION_TIMESTAMP, NONE, NONE, NONE, NONE}};
-  counterset(&cs, r6, 2);
+  enc_v2_reg r6[2] = {{1, PD_PRECISION_100NS_TIMER, 2, NONE, NONE, NONE},
+                      {2, PD_PRECISION_TIMESTAMP, NONE, NONE, NONE, NONE}};
+  enc_v2_counterset(&cs, r6, 2);
   pd_v2_counterset *s6;
   pd_v2_counterset_parse(cs.b, cs.n, &s6, &err);
   const pd_v2_counterset *sets6[1] = {s6};
   for (int k = 0; k < 2; k++) {
-    vec *o = k ? &o1 : &o0;
-    data_header(o, 1, 5, 7, 10000000);
-    size_t b = begin_block(o, 0, PD_V2_MULTIPLE_COUNTERS);
-    multi_counters(o, ids5, 2);
-    counter_data(o, 8, 2500000 * (uint64_t)k);
-    counter_data(o, 8, 90000000 + 10000000 * (uint64_t)k);
-    end_block(o, b);
-    finish(o);
+    enc_vec *o = k ? &o1 : &o0;
+    enc_v2_header(o, 1, 5, 7, 10000000);
+    size_t b = enc_v2_begin(o, 0, PD_V2_MULTIPLE_COUNTERS);
+    enc_v2_multi(o, ids5, 2);
+    enc_v2_counter(o, 8, 2500000 * (uint64_t)k);
+    enc_v2_counter(o, 8, 90000000 + 10000000 * (uint64_t)k);
+    enc_v2_end(o, b);
+    enc_v2_finish(o);
   }
   pd_v2_data_decode(d0, o0.b, o0.n, NULL, 0, 0, &err);
   pd_v2_data_decode(d1, o1.b, o1.n, NULL, 0, 0, &err);
@@ -544,19 +387,19 @@ static void test_evaluate(void) {
  * status, never read outside the buffer (ASan/UBSan builds watch). A fixed
  * xorshift seed keeps it reproducible. */
 static void test_mutations(void) {
-  vec v0, v1;
-  answer_all_types(&v0, 0);
-  answer_all_types(&v1, 1);
+  enc_vec v0, v1;
+  enc_v2_answer_all_types(&v0, 0);
+  enc_v2_answer_all_types(&v1, 1);
   pd_v2_identifier ids[5];
   ids_for_answer(ids);
-  reg r[4] = {{20, PD_AVERAGE_TIMER, NONE, NONE, NONE, NONE},
-              {22, PD_AVERAGE_BASE, NONE, NONE, NONE, NONE},
-              {24, PD_100NSEC_MULTI_TIMER, NONE, NONE, NONE, 26},
-              {26, PD_RAW_BASE, NONE, NONE, NONE, NONE}};
-  vec cs;
+  enc_v2_reg r[4] = {{20, PD_AVERAGE_TIMER, NONE, NONE, NONE, NONE},
+                     {22, PD_AVERAGE_BASE, NONE, NONE, NONE, NONE},
+                     {24, PD_100NSEC_MULTI_TIMER, NONE, NONE, NONE, 26},
+                     {26, PD_RAW_BASE, NONE, NONE, NONE, NONE}};
+  enc_vec cs;
   pd_v2_counterset *set = NULL;
   pd_error err;
-  counterset(&cs, r, 4);
+  enc_v2_counterset(&cs, r, 4);
   pd_v2_counterset_parse(cs.b, cs.n, &set, &err);
   const pd_v2_counterset *sets[5] = {set, set, set, set, set};
   pd_v2_data *d0 = pd_v2_data_new(), *d1 = pd_v2_data_new();
@@ -565,7 +408,7 @@ static void test_mutations(void) {
   uint64_t x = 0x9E3779B97F4A7C15u;
   int decoded = 0, rejected = 0, bad_status = 0;
   for (int round = 0; round < 20000; round++) {
-    vec m = v1;
+    enc_vec m = v1;
     int flips = 1 + (int)(x % 4);
     for (int f = 0; f < flips; f++) {
       x ^= x << 13;
