@@ -33,6 +33,7 @@ typedef struct wp_options {
   int timestamp; /* WP_TS_* */
   pd_calc_options calc;
   pd_pair_by pair_by; /* PairBy "id" (default) | "name" */
+  bool self_metrics;  /* SelfMetrics (default true): self_metrics.h */
 } wp_options;
 
 /* Per counter-file entry, beside wp_counter_entry. */
@@ -40,6 +41,18 @@ typedef struct wp_entry_rt {
   const data_set_t *ds; /* the override type's data set, or NULL */
   bool warned_no_match;
 } wp_entry_rt;
+
+/* What a context measured about itself (self_metrics.h): this interval's
+ * readings, reset at its start, and the errors since the start. */
+typedef struct wp_self {
+  bool collected, evaluated; /* a blob arrived; it decoded and evaluated */
+  cdtime_t query, decode;    /* how long each took */
+  size_t blob_bytes;
+  uint32_t objects;
+  uint64_t instances;
+  size_t values; /* dispatched */
+  uint64_t errors;
+} wp_self;
 
 typedef struct wp_ctx {
   /* configuration */
@@ -75,6 +88,8 @@ typedef struct wp_ctx {
   bool warned_nothing_resolves;
   wp_backoff backoff; /* a <Host> block's failures */
   struct wp_ctx *next_pending;
+  wp_self self;
+  bool warned_source_cause; /* wp_counters_source_failed said why */
 } wp_ctx;
 
 /* A new context of that kind with the defaults; NULL without memory. */
