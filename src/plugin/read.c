@@ -147,6 +147,7 @@ int wp_read_interval(wp_ctx *c) {
     return 0;
   wp_self_begin(c);
   read_sample(c);
-  wp_self_dispatch(c);
+  if (!c->ended) /* a replay's end: no more values, nor self-metrics */
+    wp_self_dispatch(c);
   return 0;
 }
