@@ -133,8 +133,10 @@ static void report_no_match(const wp_ctx *c, const wp_counter_entry *e,
          pd_verdict_name(d.verdict), d.fix);
     return;
   }
-  if (d.verdict == PD_VERDICT_OK) /* needs an older sample: no explanation */
-    snprintf(d.fix, sizeof(d.fix), "it matches alone; tried again");
+  if (d.verdict == PD_VERDICT_OK) /* not expected: the same selection */
+    snprintf(d.fix, sizeof(d.fix),
+             "no cause found (the path alone matches "
+             "this answer)");
   WARNING(PLUGIN ": %s%s:%u:%u: %s matches nothing in this sample (tried "
                  "again each interval): %s: %s",
           host, c->counters_file, e->line, e->column, e->path,
@@ -192,8 +194,12 @@ void wp_counters_source_failed(wp_ctx *c, const char *err) {
   pd_diagnosis d;
   pd_error perr = {0};
   if (pd_diagnose(c->counters.entries[0].path, c->names, NULL, &src, &d,
-                  &perr) != PD_OK)
+                  &perr) != PD_OK) {
+    WARNING(PLUGIN ": %s%s: no counter path matches while the source fails "
+                   "(%s; no diagnosis: %s)",
+            host, c->counters_file, err, perr.message);
     return;
+  }
   WARNING(PLUGIN ": %s%s: no counter path matches while the source fails: "
                  "%s: %s",
           host, c->counters_file, pd_verdict_name(d.verdict), d.fix);
