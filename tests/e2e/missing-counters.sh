@@ -16,6 +16,7 @@
 # and, in a second replay of the same blobs whose names table says Last
 # Counter 1000 while it names index 1452, the lines of those 3 paths say
 # names-table-corrupt instead (Print Queue's stays no-instances).
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 e2e_init missing

@@ -25,6 +25,7 @@
 # 1 s slots (several 0.25 s intervals share one, the last wins), so it is
 # checked for the metric names and the values each may hold. A second
 # block with SelfMetrics false dispatches no self-metric.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 e2e_init selfm
