@@ -75,6 +75,8 @@ LoadPlugin winperf
   # The sample's own time (PerfTime100nSec): one time per interval, the
   # capture's (2026-01-15 from 09:00:00 UTC).
   Timestamp "sample"
+  # winperf-self/... values carry the time they are sent: not in the demo
+  SelfMetrics false
 </Plugin>
 EOF
 

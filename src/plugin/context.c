@@ -12,6 +12,7 @@ wp_ctx *wp_ctx_new(wp_source_kind kind) {
   c->kind = kind;
   c->replay_loop = true;
   c->opt.calc.multi_timer = PD_MULTI_TIMER_RESKIT;
+  c->opt.self_metrics = true;
   return c;
 }
 

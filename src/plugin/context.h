@@ -33,6 +33,7 @@ typedef struct wp_options {
   int timestamp; /* WP_TS_* */
   pd_calc_options calc;
   pd_pair_by pair_by; /* PairBy "id" (default) | "name" */
+  bool self_metrics;  /* SelfMetrics (default true): self_metrics.h */
 } wp_options;
 
 /* Per counter-file entry, beside wp_counter_entry. */
@@ -47,6 +48,18 @@ typedef struct wp_file_id {
   int64_t mtime_s, mtime_ns, size;
   uint64_t ino, dev; /* 0 where the platform has none */
 } wp_file_id;
+
+/* What a context measured about itself (self_metrics.h): this interval's
+ * readings, reset at its start, and the errors since the start. */
+typedef struct wp_self {
+  bool collected, evaluated; /* a blob arrived; it decoded and evaluated */
+  cdtime_t query, decode;    /* how long each took */
+  size_t blob_bytes;
+  uint32_t objects;
+  uint64_t instances;
+  size_t values; /* dispatched */
+  uint64_t errors;
+} wp_self;
 
 typedef struct wp_ctx {
   /* configuration */
@@ -89,6 +102,8 @@ typedef struct wp_ctx {
   bool counters_stat_warned;
   bool fresh_pending; /* some rt[i].fresh */
   int fresh_cur;      /* cur when they were added */
+  wp_self self;
+  bool warned_source_cause; /* wp_counters_source_failed said why */
 } wp_ctx;
 
 /* A new context of that kind with the defaults; NULL without memory. */

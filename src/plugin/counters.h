@@ -22,8 +22,20 @@ int wp_counters_select(const wp_counter_list *list, const char *file,
                        const pd_calc_options *calc, pd_selection **sel_out,
                        wp_entry_rt **rt_out);
 
-/* After an evaluation: warn once per entry that matched nothing, until it
- * matches again. Returns whether any entry matched nothing. */
+/* After an evaluation of slot c->cur: report once per entry that matched
+ * nothing, until it matches again, with the case and its fix (pd_diagnose:
+ * unknown name with the closest names, object absent, names table corrupt;
+ * an object without instances is info, not a warning). Returns whether any
+ * entry matched nothing. */
 bool wp_counters_check_matches(wp_ctx *c);
+
+/* Counter-file entries that matched nothing in the last evaluation (an
+ * entry counts once, whatever the paths it stands for). */
+size_t wp_counters_unmatched(const wp_ctx *c);
+
+/* The source failed with `err` (its message): when that says access denied
+ * or RemoteRegistry stopped, say so with the fix, once until the source
+ * answers again. */
+void wp_counters_source_failed(wp_ctx *c, const char *err);
 
 #endif

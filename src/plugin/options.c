@@ -61,6 +61,8 @@ static int shared_option(oconfig_item_t *child, wp_options *opt) {
     opt->pair_by = v == 0 ? PD_PAIR_BY_ID : PD_PAIR_BY_FULL_NAME;
     return 0;
   }
+  if (strcasecmp(child->key, "SelfMetrics") == 0) /* self_metrics.h */
+    return cf_util_get_boolean(child, &opt->self_metrics);
   return 1;
 }
 
@@ -128,7 +130,7 @@ static int host_option(wp_ctx *c, oconfig_item_t *child, const char *name) {
   ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected "
                "Address, Port, User, Domain, PasswordFile, CountersFile, "
                "Interval, Timeout, ConnectTimeout, QueryTimeout, "
-               "Encrypt, Timestamp, PairBy or RemoteHelper)",
+               "Encrypt, Timestamp, PairBy, SelfMetrics or RemoteHelper)",
         name, k);
   return -1;
 }
@@ -224,7 +226,7 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child) {
   if (strcasecmp(k, "RemoteHelper") == 0)
     return cf_util_get_string(child, &c->helper);
   ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
-               "ReplayLoop, ValueMode, Timestamp, PairBy, Host, "
+               "ReplayLoop, ValueMode, Timestamp, PairBy, SelfMetrics, Host, "
                "MultiTimerFormula, Cap100, RemoteHelper or a <Host> "
                "block)",
         k);

@@ -12,6 +12,16 @@
 #include "host.h"
 #include "name_table.h"
 #include "reload.h"
+#include "self_metrics.h"
+
+/* The source failed (err: its message): counted, explained where the cause
+ * is known, and a <Host> backs off. */
+static void source_failed(wp_ctx *c, const char *err) {
+  wp_self_error(c);
+  wp_counters_source_failed(c, err);
+  if (c->kind == WP_SOURCE_REMOTE)
+    wp_host_failed(c, err); /* our own backoff, not collectd's suspension */
+}
 
 /* Before the query: a <Host> may be backing off or still lack its names
  * table; the others load theirs once. Returns whether to go on. */
@@ -26,7 +36,7 @@ static bool ready(wp_ctx *c) {
   if (c->names == NULL) {
     char err[1024];
     if (!wp_names_first_load(c, err, sizeof(err))) {
-      wp_host_failed(c, err);
+      source_failed(c, err);
       return false;
     }
   }
@@ -73,10 +83,9 @@ static bool collect(wp_ctx *c, const char *query, int n) {
     return false;
   }
   if (st != WP_SOURCE_OK) {
-    if (c->kind == WP_SOURCE_REMOTE) {
-      wp_host_failed(c, err); /* our own backoff, not collectd's suspension */
+    source_failed(c, err);
+    if (c->kind == WP_SOURCE_REMOTE)
       return false;
-    }
     ERROR(PLUGIN ": %s source: %s; interval skipped", c->src->kind,
           err[0] ? err : "unknown error");
     c->failing = true;
@@ -97,6 +106,7 @@ static bool evaluate(wp_ctx *c, int n, const pd_result **res, size_t *count) {
           PD_OK) {
     ERROR(PLUGIN ": %s: %s (%s); interval skipped", wp_ctx_where(c),
           perr.message, pd_status_name(perr.status));
+    wp_self_error(c);
     c->failing = true;
     return false;
   }
@@ -107,23 +117,39 @@ static bool evaluate(wp_ctx *c, int n, const pd_result **res, size_t *count) {
   return true;
 }
 
-int wp_read_interval(wp_ctx *c) {
-  wp_reload_check(c); /* a changed CountersFile: one stat */
-  if (c->ended || !ready(c))
-    return 0;
+/* The interval itself; wp_read_interval wraps it with the self-metrics. */
+static void read_sample(wp_ctx *c) {
+  if (!ready(c))
+    return;
   const char *query = resolve_query(c);
   if (query == NULL)
-    return 0;
+    return;
   int n = c->cur;
   const pd_result *res = NULL;
   size_t count = 0;
-  if (!collect(c, query, n) || !evaluate(c, n, &res, &count))
-    return 0;
+  cdtime_t t0 = cdtime();
+  if (!collect(c, query, n))
+    return;
+  wp_self_collected(c, wp_self_since(t0), c->buf[n].len);
+  t0 = cdtime();
+  if (!evaluate(c, n, &res, &count))
+    return;
+  wp_self_evaluated(c, wp_self_since(t0), n);
   for (size_t i = 0; i < count; i++)
-    wp_dispatch_result(c, &res[i]);
+    c->self.values += wp_dispatch_result(c, &res[i]);
   if (wp_counters_check_matches(c))
     wp_names_load(c, false); /* an unknown index may be new: rate-limited */
   c->have_older = true;
   c->cur = n ^ 1;
+}
+
+int wp_read_interval(wp_ctx *c) {
+  wp_reload_check(c); /* a changed CountersFile: one stat */
+  if (c->ended)
+    return 0;
+  wp_self_begin(c);
+  read_sample(c);
+  if (!c->ended) /* a replay's end: no more values, nor self-metrics */
+    wp_self_dispatch(c);
   return 0;
 }

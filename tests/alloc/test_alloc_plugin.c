@@ -23,6 +23,9 @@
  * (src/plugin/reload.h): a failing run must keep the list in use (its
  * values are then those of the first sweep's reference) or take the new
  * one, log "out of memory" in the interval, and leak nothing.
+ * The counters file adds \Queue(*)\Itemz, a typo: its first warning is
+ * diagnosed (pd_diagnose allocates) and every interval dispatches
+ * winperf/self values (self_metrics.h), checked apart.
  */
 #include "context.h"
 #include "counters.h"
@@ -58,6 +61,9 @@ static struct {
   int disp_phase[MAX_LINES];
   int ndisp;
   bool oom[4]; /* an "out of memory" line was logged in that phase */
+  /* winperf/self (self_metrics.h), kept apart: their durations vary */
+  double self_values[4], self_errors[4], self_unmatched[4];
+  int nself[4];
   char last_err[512];
 } rec;
 
@@ -104,6 +110,16 @@ int plugin_dispatch_values(value_list_t const *vl) {
   double v = vl->values[0].gauge;
   if (strcmp(vl->type, "derive") == 0)
     v = (double)vl->values[0].derive;
+  if (strcmp(vl->plugin_instance, "self") == 0) {
+    if (strcmp(vl->type_instance, "values") == 0)
+      rec.self_values[rec.phase] = v;
+    if (strcmp(vl->type_instance, "errors") == 0)
+      rec.self_errors[rec.phase] = v;
+    if (strcmp(vl->type_instance, "unmatched_paths") == 0)
+      rec.self_unmatched[rec.phase] = v;
+    rec.nself[rec.phase]++;
+    return 0;
+  }
   snprintf(rec.disp[rec.ndisp], sizeof rec.disp[0], "%s/%s/%s-%s/%s=%.6f",
            vl->host, vl->plugin, vl->plugin_instance, vl->type,
            vl->type_instance, v);
@@ -141,7 +157,8 @@ static const char *const EXPECTED[] = {
  * nothing in interval 2, its first sample), the old Processes removed. */
 static const char YAML_A[] = "- \\System\\Processes\n"
                              "- \\System\\% Busy Time\n"
-                             "- \\Queue(*)\\Items\n";
+                             "- \\Queue(*)\\Items\n"
+                             "- \\Queue(*)\\Itemz\n";
 static const char YAML_B[] = "- \\Queue(*)\\Items\n"
                              "- \\System\\% Busy Time\n"
                              "- path: \\System\\Processes\n"
@@ -321,6 +338,20 @@ int main(void) {
                f.want, &f.nwant),
      "3 intervals dispatch the hand-computed values (42 42 43, "
      "75 90 %%, Items 7 and 3)");
+  /* Per interval: query, bytes, decode, objects, instances, values,
+   * unmatched_paths, errors; values 2, 3, 4 as counted above; the typo
+   * Itemz matches nothing. */
+  OK(rec.nself[1] == 8 && rec.nself[2] == 8 && rec.nself[3] == 8 &&
+         rec.self_values[1] == 2 && rec.self_values[2] == 3 &&
+         rec.self_values[3] == 4 && rec.self_errors[3] == 0 &&
+         rec.self_unmatched[1] == 1 && rec.self_unmatched[3] == 1,
+     "each interval dispatches 8 self-metrics, count-values 2 3 4, "
+     "unmatched_paths 1, errors 0");
+  OK(strstr(rec.last_err, "Itemz matches nothing") != NULL &&
+         strstr(rec.last_err, "unknown-name") != NULL &&
+         strstr(rec.last_err, "did you mean: Items?") != NULL,
+     "the typo's warning names the case and the closest name");
+  tap_diag("  %s", rec.last_err);
   failalloc_tap_sweep("replay context, 3 intervals", op_read, &f,
                       "each fails the start or logs \"out of memory\" in "
                       "the interval, and dispatches only reference values",

@@ -3,6 +3,8 @@
  *
  *   e2e_capture exact DIR T0   12 blobs, sample k at Unix time T0 + k
  *   e2e_capture churn DIR N    N blobs of instances coming and going
+ *   e2e_capture self DIR       6 blobs of one shape, blob 3 truncated: the
+ *                              self-metrics and missing-counter tests
  *
  * "exact": every raw value is chosen so the formatted value is a round
  * number computed by hand (format.md 3); tests/e2e/graphite-influx.sh holds the
@@ -269,6 +271,75 @@ static void churn(const char *dir, int count) {
   }
 }
 
+/* "self": 6 blobs, 1 s apart, all of one shape, for
+ * tests/e2e/self-metrics.sh and tests/e2e/missing-counters.sh. The answer
+ * holds 4 objects: System (single-instance, not in their counter files),
+ * Memory (single-instance: Available Bytes, and Pages/sec which needs two
+ * samples), Process (3 instances: svchost, svchost#1, explorer) and Print
+ * Queue (multi-instance with no instance at all). The names table also
+ * names Paging File, which no blob holds. Blob 3 is cut in the middle of
+ * the Process object (malformed). */
+enum {
+  OBJ_SYSTEM = 2,
+  CTR_PROCESSES = 248,
+  OBJ_PAGING_FILE = 700,
+  CTR_USAGE = 702,
+  OBJ_PRINT_QUEUE = 1450,
+  CTR_JOBS = 1452,
+};
+
+static const cap_name self_names[] = {
+    {OBJ_SYSTEM, "System"},           {OBJ_MEMORY, "Memory"},
+    {CTR_PAGES_SEC, "Pages/sec"},     {CTR_WORKING_SET, "Working Set"},
+    {OBJ_PROCESS, "Process"},         {CTR_PROCESSES, "Processes"},
+    {OBJ_PAGING_FILE, "Paging File"}, {CTR_USAGE, "% Usage"},
+    {CTR_ID_PROCESS, "ID Process"},   {CTR_AVAILABLE_BYTES, "Available Bytes"},
+    {OBJ_PRINT_QUEUE, "Print Queue"}, {CTR_JOBS, "Jobs"},
+};
+
+#define SELF_BLOBS 6
+#define SELF_MALFORMED 3
+
+static void self(const char *dir) {
+  static const char *const procs[] = {"svchost", "svchost", "explorer"};
+  cap_mkdir(dir);
+  cap_write_names(dir, self_names, sizeof self_names / sizeof *self_names);
+  for (int k = 0; k < SELF_BLOBS; k++) {
+    enc_blob *b = enc_new("SELFHOST");
+    enc_set_clock(b, (int64_t)k * 10000000, 10000000,
+                  cap_filetime(1767225600 + k));
+    enc_object *sys = enc_add_object(b, OBJ_SYSTEM, ENC_SINGLE_INSTANCE);
+    enc_set_value(sys, ENC_SINGLE,
+                  enc_add_counter(sys, CTR_PROCESSES, PD_COUNTER_RAWCOUNT),
+                  100 + (uint64_t)k);
+    enc_object *mem = enc_add_object(b, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
+    uint32_t avail =
+        enc_add_counter(mem, CTR_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+    uint32_t pg = enc_add_counter(mem, CTR_PAGES_SEC, PD_COUNTER_COUNTER);
+    enc_set_value(mem, ENC_SINGLE, avail, 1000000 + (uint64_t)k);
+    enc_set_value(mem, ENC_SINGLE, pg, 100 * (uint64_t)k);
+    enc_object *pr = enc_add_object(b, OBJ_PROCESS, ENC_MULTI_INSTANCE);
+    uint32_t pid = enc_add_counter(pr, CTR_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+    uint32_t pws =
+        enc_add_counter(pr, CTR_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+    for (uint32_t i = 0; i < 3; i++) {
+      uint32_t inst = enc_add_instance(pr, procs[i]);
+      enc_set_value(pr, inst, pid, 800 + i);
+      enc_set_value(pr, inst, pws, 4096 * (uint64_t)(i + 1));
+    }
+    enc_object *pq = enc_add_object(b, OBJ_PRINT_QUEUE, ENC_MULTI_INSTANCE);
+    enc_add_counter(pq, CTR_JOBS, PD_COUNTER_RAWCOUNT);
+
+    size_t len;
+    uint8_t *blob = enc_build(b, &len);
+    if (k == SELF_MALFORMED)
+      len = enc_object_offset(pr) + enc_object_total_length(pr) / 2;
+    cap_write_blob(dir, (unsigned)k, blob, len);
+    free(blob);
+    enc_free(b);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[1], "exact") == 0) {
     exact(argv[2], strtoll(argv[3], NULL, 10));
@@ -278,6 +349,11 @@ int main(int argc, char **argv) {
     churn(argv[2], atoi(argv[3]));
     return 0;
   }
-  fprintf(stderr, "usage: e2e_capture exact DIR T0 | churn DIR COUNT\n");
+  if (argc == 3 && strcmp(argv[1], "self") == 0) {
+    self(argv[2]);
+    return 0;
+  }
+  fprintf(stderr,
+          "usage: e2e_capture exact DIR T0 | churn DIR COUNT | self DIR\n");
   return 2;
 }

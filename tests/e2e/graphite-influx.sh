@@ -74,6 +74,7 @@ LoadPlugin winperf
   ValueMode "formatted"
   Timestamp "sample"
   Host "e2ehost"
+  SelfMetrics false # the exact set of series below (self-metrics.sh)
 </Plugin>
 EOF
 

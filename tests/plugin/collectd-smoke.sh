@@ -116,7 +116,8 @@ EOF
 # --- 1. four intervals in the foreground ---------------------------------
 write_conf "$tmp/collectd.conf" "$tmp/counters.yaml" \
   'ReplayLoop false' 'Timestamp "sample"' 'Host "smoke"' \
-  'ValueMode "formatted"' 'MultiTimerFormula "reskit"' 'Cap100 false'
+  'ValueMode "formatted"' 'MultiTimerFormula "reskit"' 'Cap100 false' \
+  'SelfMetrics false' # "nothing else written" below
 # run_fg CONF: collectd in the foreground until the replay's end is logged
 # (bounded wait, not an assertion), then TERM; rc = its exit status.
 # (-T would race: its shutdown may drop values still queued for writers.)

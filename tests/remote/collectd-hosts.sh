@@ -95,6 +95,7 @@ LoadPlugin winperf
 <Plugin winperf>
   CountersFile "$E2E_DIR/winperf.yaml"
   RemoteHelper "$helper"
+  SelfMetrics false # exactly goodhost's metrics, below
   <Host "goodhost">
     Address "127.0.0.1"
     Port $SMBD_PORT

@@ -1,0 +1,167 @@
+#!/bin/bash
+# collectd-winperf end to end: the self-metrics of <Host> blocks, healthy
+# and failing, and the access-denied line of a host whose login is refused.
+# Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+#
+# A real smbd on 127.0.0.1 (tests/remote/smbd-lib.sh) serves perfmon tdb
+# data (tests/remote/perfmon_tdb.py, sample 1); a real collectd 5.12 reads
+# it through two <Host> blocks, "goodhost" with the right password file and
+# "badhost" with a wrong one, interval 1 s, and write_graphite (StoreRates
+# false) sends the values to a real carbon-cache. Expected:
+#   goodhost  all 9 self-metrics; duration-backoff 0 and errors 0 (healthy);
+#             count-unmatched_paths 1 (the counter file's \NoSuchObject);
+#             bytes-blob > 0, durations in (0 s, 5 s) (a local smbd)
+#   badhost   only derive-errors and duration-backoff: no blob ever
+#             arrives; errors >= 1; backoff in (0 s, 60 s] (a refused
+#             login waits at least 60 s: src/plugin/backoff.h), never 0
+#   the log   one access-denied warning for badhost, with the fix, however
+#             many intervals it waits
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=../remote/smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh
+. "$top_srcdir/tests/remote/smbd-lib.sh"
+
+py=/usr/bin/python3
+# shellcheck disable=SC2154 # top_builddir: lib.sh sets it
+helper=$(cd "$top_builddir" && pwd)/winperf-remote-helper # collectd chdirs
+
+e2e_init selfhosts
+trap 'smbd_teardown; e2e_cleanup' EXIT
+[ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
+need collectd ss smbd smbpasswd useradd userdel python3 whisper-fetch
+[ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
+$py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
+e2e_plugin_dir logfile write_graphite
+chmod 755 "$E2E_DIR"
+
+smbd_setup "$E2E_DIR/smbd" "$(e2e_free_port tcp)" || e2e_bail "smbd user and config"
+$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$SMBD_DIR/state/perfmon" 1 ||
+  e2e_bail "perfmon tdb sample 1"
+smbd_start || e2e_bail "smbd listens on 127.0.0.1:$SMBD_PORT"
+e2e_start_carbon
+
+cat >"$E2E_DIR/winperf.yaml" <<'EOF'
+- '\Processor(*)\% Processor Time'
+- '\System\Processes'
+- '\NoSuchObject\Items'
+EOF
+
+cat >"$E2E_DIR/collectd.conf" <<EOF
+Hostname "selfhosts-collectd"
+FQDNLookup false
+BaseDir "$E2E_DIR"
+PIDFile "$E2E_DIR/collectd.pid"
+PluginDir "$E2E_PLUGIN_DIR"
+TypesDB "/usr/share/collectd/types.db"
+Interval 1
+ReadThreads 2
+
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$E2E_DIR/collectd.log"
+  Timestamp true
+  PrintSeverity true
+</Plugin>
+<LoadPlugin write_graphite>
+  FlushInterval 1
+</LoadPlugin>
+<Plugin write_graphite>
+  <Node "carbon">
+    Host "127.0.0.1"
+    Port "$CARBON_PORT"
+    Protocol "tcp"
+    EscapeCharacter "_"
+    StoreRates false
+  </Node>
+</Plugin>
+
+LoadPlugin winperf
+<Plugin winperf>
+  CountersFile "$E2E_DIR/winperf.yaml"
+  RemoteHelper "$helper"
+  <Host "goodhost">
+    Address "127.0.0.1"
+    Port $SMBD_PORT
+    PasswordFile "$SMBD_DIR/creds"
+    Timeout 30 # a loaded machine: a healthy host must not time out
+  </Host>
+  <Host "badhost">
+    Address "127.0.0.1"
+    Port $SMBD_PORT
+    PasswordFile "$SMBD_DIR/badcreds"
+    Timeout 5
+  </Host>
+</Plugin>
+EOF
+
+# A sanitizer build (gcc): collectd is not instrumented, so the runtime
+# comes first; the helper inherits it.
+san_env=
+asan=$(ldd "$E2E_WINPERF_SO" 2>/dev/null | awk '/libasan/ { print $3 }')
+[ -n "$asan" ] && san_env="LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0"
+T_START=$(date +%s)
+# shellcheck disable=SC2086
+e2e_spawn "$E2E_DIR/collectd.stdout" env $san_env /usr/sbin/collectd -f -C "$E2E_DIR/collectd.conf"
+COLLECTD_PID=$E2E_LAST_PID
+LOG=$E2E_DIR/collectd.log
+W=$CARBON_DIR/whisper
+
+# wsp FILE: the distinct values FILE holds since the start (%.12g).
+wsp() {
+  [ -f "$1" ] || return 0
+  /usr/bin/whisper-fetch --json --from="$((T_START - 1))" --until="$(date +%s)" "$1" |
+    e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" {
+      printf "%.12g\n", $2 }' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
+}
+# points FILE: how many slots of FILE hold a value.
+points() { wsp_all "$1" | grep -c .; }
+wsp_all() {
+  [ -f "$1" ] || return 0
+  /usr/bin/whisper-fetch --json --from="$((T_START - 1))" --until="$(date +%s)" "$1" |
+    e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" { print $2 }'
+}
+G=$W/goodhost/winperf-self
+B=$W/badhost/winperf-self
+# Enough: 3 backoff values of each host (badhost waits its 60 s meanwhile).
+enough() { [ "$(points "$G/duration-backoff.wsp")" -ge 3 ] &&
+  [ "$(points "$B/duration-backoff.wsp")" -ge 3 ]; }
+e2e_wait_for 60 enough
+e2e_ok $? "3 intervals of both hosts' self-metrics reached carbon"
+e2e_alive "$COLLECTD_PID"
+e2e_ok $? "collectd still running"
+e2e_stop "$COLLECTD_PID" 10
+e2e_is "$E2E_STATUS" 0 "collectd exits 0 on TERM"
+e2e_stop "$CARBON_PID" 10
+
+e2e_is "$(cd "$G" 2>/dev/null && find . -name '*.wsp' | sort | tr '\n' ' ')" \
+  "./bytes-blob.wsp ./count-instances.wsp ./count-objects.wsp ./count-unmatched_paths.wsp ./count-values.wsp ./derive-errors.wsp ./duration-backoff.wsp ./duration-decode.wsp ./duration-query.wsp " \
+  "carbon: goodhost.winperf-self holds the 9 self-metrics of a <Host>"
+e2e_is "$(wsp "$G/duration-backoff.wsp")" 0 "carbon: goodhost's backoff is 0 (healthy)"
+e2e_is "$(wsp "$G/derive-errors.wsp")" 0 "carbon: goodhost's errors 0"
+e2e_is "$(wsp "$G/count-unmatched_paths.wsp")" 1 "carbon: goodhost's unmatched paths 1 (\\NoSuchObject)"
+# within FILE LOW HIGH: FILE holds values, each in (LOW, HIGH].
+within() {
+  wsp "$1" | awk -v lo="$2" -v hi="$3" '{ n += NF
+    for (i = 1; i <= NF; i++) if (!($i > lo && $i <= hi)) bad = 1 }
+    END { exit !(n > 0 && !bad) }'
+}
+within "$G/duration-query.wsp" 0 4.999
+e2e_ok $? "carbon: goodhost's duration-query in (0 s, 5 s) ($(wsp "$G/duration-query.wsp"))"
+within "$G/bytes-blob.wsp" 0 1e9
+e2e_ok $? "carbon: goodhost's bytes-blob > 0 ($(wsp "$G/bytes-blob.wsp"))"
+
+e2e_is "$(cd "$B" 2>/dev/null && find . -name '*.wsp' | sort | tr '\n' ' ')" \
+  "./derive-errors.wsp ./duration-backoff.wsp " \
+  "carbon: badhost (login refused) has only errors and backoff"
+within "$B/duration-backoff.wsp" 0 60 && [ "$(wsp "$B/duration-backoff.wsp" | wc -w)" -ge 2 ]
+e2e_ok $? "carbon: badhost's backoff counts down within (0 s, 60 s] ($(wsp "$B/duration-backoff.wsp"))"
+within "$B/derive-errors.wsp" 0.5 1e9
+e2e_ok $? "carbon: badhost's errors >= 1 ($(wsp "$B/derive-errors.wsp"))"
+
+grep 'access-denied' "$LOG" | e2e_diag
+e2e_is "$(grep -cF "[warning] winperf: <Host \"badhost\">: $E2E_DIR/winperf.yaml: no counter path matches while the source fails: access-denied: access denied; check the user and password, and that the account may read the registry remotely (Performance Monitor Users, the winreg pipe's ACL)" "$LOG")" 1 \
+  "log: one access-denied warning for badhost, with the fix"
+e2e_is "$(grep -c 'access-denied' "$LOG")" 1 "log: nothing access-denied about goodhost"
+e2e_is "$(grep -c 'error.*goodhost' "$LOG")" 0 "log: no error about goodhost"
+e2e_done
