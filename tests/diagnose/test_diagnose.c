@@ -219,6 +219,13 @@ static void test_tables(pd_snapshot *snap) {
                                       "238", "CPU", NULL};
   check_problem(below, NULL, PD_NAMES_LAST_BELOW,
                 "Last Counter 200 is below index 238 in use", "last below");
+  /* Samba's "1" pair holds the number of pairs (format.md 6): no check. */
+  static const char *const samba[] = {"1",   "3",   "2",       "System", "238",
+                                      "CPU", "230", "Process", NULL};
+  nm = names_of(samba);
+  OK(pd_names_check_table(nm, NULL, &c),
+     "a Samba table (\"1\" is the pair count, 3) is not corrupt");
+  pd_names_free(nm);
   static const char *const missing[] = {
       "1", "250", "2", "System", "230", "Process", "6", "Time", NULL};
   check_problem(missing, snap, PD_NAMES_MISSING_INDEX,
