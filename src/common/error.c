@@ -90,9 +90,3 @@ int wp_error_grow(wp_error *err, int grow_status, size_t max,
     return wp_error_set_code(err, WP_E_LIMIT, "more than %zu %s", max, what);
   return wp_error_nomem(err);
 }
-
-int wp_error_to_buf(const wp_error *err, char *errbuf, size_t errlen) {
-  if (errbuf != NULL && errlen > 0)
-    snprintf(errbuf, errlen, "%s", err ? err->message : "");
-  return -1;
-}

@@ -93,10 +93,6 @@ int wp_error_from_pd(wp_error *err, const struct pd_error *pd);
  * wp_error_grow(err, rc, WP_MAX_COUNTERS, "counter entries"). -1. */
 int wp_error_grow(wp_error *err, int grow_status, size_t max, const char *what);
 
-/* For callers still on the "char *errbuf, size_t errlen" convention: copy
- * the message (truncated, always NUL-terminated when errlen > 0). -1. */
-int wp_error_to_buf(const wp_error *err, char *errbuf, size_t errlen);
-
 #ifdef __cplusplus
 }
 #endif

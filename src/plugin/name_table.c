@@ -5,8 +5,7 @@
 
 /* The load itself. With src_failed, a failure at the source while no table
  * is in use is the caller's to report (*src_failed, err). */
-static bool load(wp_ctx *c, bool force, bool *src_failed, char *err,
-                 size_t errlen) {
+static bool load(wp_ctx *c, bool force, bool *src_failed, wp_error *err) {
   cdtime_t now = cdtime();
   if (c->names_tried && !force && now - c->names_at < WP_NAMES_RELOAD_MIN)
     return false;
@@ -14,10 +13,8 @@ static bool load(wp_ctx *c, bool force, bool *src_failed, char *err,
   c->names_at = now;
   /* Counters installed or removed: the local registry reopens its key. */
   (void)wp_source_names_changed(c->src);
-  wp_error werr;
-  wp_error_clear(&werr);
-  wp_source_status st = c->src->names(c->src, &c->names_buf, &werr);
-  snprintf(err, errlen, "%s", werr.message);
+  wp_error_clear(err);
+  wp_source_status st = c->src->names(c->src, &c->names_buf, err);
   if (st != WP_SOURCE_OK) {
     if (c->names == NULL && src_failed != NULL) {
       *src_failed = true;
@@ -26,7 +23,7 @@ static bool load(wp_ctx *c, bool force, bool *src_failed, char *err,
     bool host = c->kind == WP_SOURCE_REMOTE;
     WARNING(PLUGIN ": %s%s%snames table: %s (only numeric paths resolve)",
             host ? "host \"" : "", host ? c->host : "", host ? "\": " : "",
-            err[0] ? err : "unknown error");
+            err->message[0] ? err->message : "unknown error");
     return false;
   }
   pd_names *n = NULL;
@@ -44,12 +41,12 @@ static bool load(wp_ctx *c, bool force, bool *src_failed, char *err,
 }
 
 bool wp_names_load(wp_ctx *c, bool force) {
-  char err[1024];
-  return load(c, force, NULL, err, sizeof(err));
+  wp_error err;
+  return load(c, force, NULL, &err);
 }
 
-bool wp_names_first_load(wp_ctx *c, char *err, size_t errlen) {
+bool wp_names_first_load(wp_ctx *c, wp_error *err) {
   bool failed = false;
-  load(c, true, &failed, err, errlen);
+  load(c, true, &failed, err);
   return !failed;
 }

@@ -20,6 +20,6 @@ bool wp_names_load(wp_ctx *c, bool force);
 /* A <Host>'s first load: as wp_names_load(c, true), but a failure at the
  * source is not logged; it returns false with the reason in err, for the
  * caller's backoff. Returns true otherwise. */
-bool wp_names_first_load(wp_ctx *c, char *err, size_t errlen);
+bool wp_names_first_load(wp_ctx *c, wp_error *err);
 
 #endif

@@ -34,9 +34,9 @@ static bool ready(wp_ctx *c) {
   if (wp_host_waiting(c))
     return false;
   if (c->names == NULL) {
-    char err[1024];
-    if (!wp_names_first_load(c, err, sizeof(err))) {
-      source_failed(c, err);
+    wp_error err;
+    if (!wp_names_first_load(c, &err)) {
+      source_failed(c, err.message);
       return false;
     }
   }

@@ -91,7 +91,7 @@ static void test_from_pd(void) {
   IS_STR(err.message, "sample 2: truncated", "prefix after from_pd");
 }
 
-static void test_grow_and_buf(void) {
+static void test_grow(void) {
   wp_error err;
   IS_INT(wp_error_grow(&err, WP_GROW_LIMIT, 10000, "counter entries"), -1,
          "grow limit returns -1");
@@ -100,18 +100,12 @@ static void test_grow_and_buf(void) {
   wp_error_grow(&err, WP_GROW_NOMEM, 10000, "counter entries");
   IS_STR(err.message, "out of memory", "grow nomem message");
   IS_INT(err.code, WP_E_NOMEM, "grow nomem: WP_E_NOMEM");
-
-  char buf[8];
-  wp_error_set(&err, "a long message");
-  IS_INT(wp_error_to_buf(&err, buf, sizeof buf), -1, "to_buf returns -1");
-  IS_STR(buf, "a long ", "to_buf truncates and terminates");
-  IS_INT(wp_error_to_buf(&err, NULL, 0), -1, "to_buf with no buffer");
 }
 
 int main(void) {
   test_set();
   test_prefix();
   test_from_pd();
-  test_grow_and_buf();
+  test_grow();
   return tap_done();
 }

@@ -100,6 +100,7 @@ LoadPlugin winperf
   ReplayLoop false
   Timestamp "sample"
   Host "rl"
+  SelfMetrics false # the test asserts the exact set of series
 </Plugin>
 EOF
 
