@@ -18,6 +18,7 @@
 
 #include "backoff.h"
 #include "counters_yaml.h"
+#include "naming.h"
 #include "open.h"
 #include "perfdata.h"
 #include "source.h"
@@ -32,7 +33,9 @@ typedef struct wp_options {
   bool raw_mode; /* ValueMode "raw" */
   int timestamp; /* WP_TS_* */
   pd_calc_options calc;
-  pd_pair_by pair_by; /* PairBy "id" (default) | "name" */
+  pd_pair_by pair_by;               /* PairBy "id" (default) | "name" */
+  wp_instance_names instance_names; /* InstanceNames "pdh" (default) | "pid" */
+  wp_metric_names metric_names;     /* MetricNames "pdh" (default) | "clean" */
 } wp_options;
 
 /* Per counter-file entry, beside wp_counter_entry. */
@@ -73,6 +76,10 @@ typedef struct wp_ctx {
   bool names_tried; /* a names load was attempted at names_at */
   cdtime_t names_at;
   bool warned_nothing_resolves;
+  /* clashes.h: the names table last looked at, the pairs logged */
+  const pd_names *clash_names;
+  uint64_t *clash_logged;
+  size_t clash_logged_count, clash_logged_cap;
   wp_backoff backoff; /* a <Host> block's failures */
   struct wp_ctx *next_pending;
 } wp_ctx;

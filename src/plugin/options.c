@@ -60,6 +60,19 @@ static int shared_option(oconfig_item_t *child, wp_options *opt) {
     opt->pair_by = v == 0 ? PD_PAIR_BY_ID : PD_PAIR_BY_FULL_NAME;
     return 0;
   }
+  int v = 0;
+  if (strcasecmp(child->key, "InstanceNames") == 0) {
+    if (config_enum(child, wp_instance_names_text, 2, &v) != 0)
+      return -1;
+    opt->instance_names = (wp_instance_names)v;
+    return 0;
+  }
+  if (strcasecmp(child->key, "MetricNames") == 0) {
+    if (config_enum(child, wp_metric_names_text, 2, &v) != 0)
+      return -1;
+    opt->metric_names = (wp_metric_names)v;
+    return 0;
+  }
   return 1;
 }
 
@@ -127,7 +140,8 @@ static int host_option(wp_ctx *c, oconfig_item_t *child, const char *name) {
   ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected "
                "Address, Port, User, Domain, PasswordFile, CountersFile, "
                "Interval, Timeout, ConnectTimeout, QueryTimeout, "
-               "Encrypt, Timestamp, PairBy or RemoteHelper)",
+               "Encrypt, Timestamp, PairBy, InstanceNames, MetricNames or "
+               "RemoteHelper)",
         name, k);
   return -1;
 }
@@ -223,9 +237,9 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child) {
   if (strcasecmp(k, "RemoteHelper") == 0)
     return cf_util_get_string(child, &c->helper);
   ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
-               "ReplayLoop, ValueMode, Timestamp, PairBy, Host, "
-               "MultiTimerFormula, Cap100, RemoteHelper or a <Host> "
-               "block)",
+               "ReplayLoop, ValueMode, Timestamp, PairBy, InstanceNames, "
+               "MetricNames, Host, MultiTimerFormula, Cap100, RemoteHelper "
+               "or a <Host> block)",
         k);
   return -1;
 }

@@ -7,6 +7,7 @@
  * interval and never the previous sample.
  */
 #include "read.h"
+#include "clashes.h"
 #include "counters.h"
 #include "dispatch.h"
 #include "host.h"
@@ -117,6 +118,7 @@ int wp_read_interval(wp_ctx *c) {
   size_t count = 0;
   if (!collect(c, query, n) || !evaluate(c, n, &res, &count))
     return 0;
+  wp_clashes_check(c, res, count);
   for (size_t i = 0; i < count; i++)
     wp_dispatch_result(c, &res[i]);
   if (wp_counters_check_matches(c))
