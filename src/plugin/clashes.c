@@ -48,9 +48,13 @@ static bool logged_before(wp_ctx *c, const char *a, const char *b) {
   for (size_t i = 0; i < c->clash_logged_count; i++)
     if (c->clash_logged[i] == h)
       return true;
-  if (WP_GROW(&c->clash_logged, &c->clash_logged_cap, c->clash_logged_count + 1,
-              WP_CLASHES_MAX_LOGGED) == WP_GROW_OK)
+  int rc = WP_GROW(&c->clash_logged, &c->clash_logged_cap,
+                   c->clash_logged_count + 1, WP_CLASHES_MAX_LOGGED);
+  if (rc == WP_GROW_OK)
     c->clash_logged[c->clash_logged_count++] = h;
+  else if (rc == WP_GROW_NOMEM) /* logged again with the next table */
+    ERROR(PLUGIN ": %s: out of memory remembering a name clash",
+          wp_ctx_where(c));
   return false;
 }
 
