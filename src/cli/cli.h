@@ -8,6 +8,7 @@
 #ifndef WINPERF_CLI_H
 #define WINPERF_CLI_H
 
+#include "naming.h" /* src/plugin: MetricNames, InstanceNames */
 #include "perfdata.h"
 
 #include <getopt.h>
@@ -85,6 +86,8 @@ typedef struct cli_common {
   const char *names_file;
   pd_calc_options calc; /* with CLI_CALC_LONGOPTS; zero = the defaults */
   pd_pair_by pair_by;   /* --pair-by id|name; zero = by id */
+  wp_instance_names instance_names; /* --instance-names pdh|pid */
+  wp_metric_names metric_names;     /* --metric-names pdh|clean */
 } cli_common;
 
 #define CLI_COMMON_SHORTOPTS ":jn:h"
@@ -93,14 +96,23 @@ typedef struct cli_common {
     "help", no_argument, NULL, 'h'                                             \
   }
 #define CLI_CONTINUE (-1)
-/* --multi-timer=reskit|msdn, --cap100 (pd_calc_options) and --pair-by
- * id|name (pd_selection_set_pairing), for the
- * subcommands that compute values; also handled by cli_common_option. */
-enum { CLI_OPT_MULTI_TIMER = 256, CLI_OPT_CAP100, CLI_OPT_PAIR_BY };
+/* --multi-timer=reskit|msdn, --cap100 (pd_calc_options), --pair-by
+ * id|name (pd_selection_set_pairing), --instance-names pdh|pid and
+ * --metric-names pdh|clean (the names printed), for the subcommands that
+ * compute values; also handled by cli_common_option. */
+enum {
+  CLI_OPT_MULTI_TIMER = 256,
+  CLI_OPT_CAP100,
+  CLI_OPT_PAIR_BY,
+  CLI_OPT_INSTANCE_NAMES,
+  CLI_OPT_METRIC_NAMES
+};
 #define CLI_CALC_LONGOPTS                                                      \
   {"multi-timer", required_argument, NULL, CLI_OPT_MULTI_TIMER},               \
-      {"cap100", no_argument, NULL, CLI_OPT_CAP100}, {                         \
-    "pair-by", required_argument, NULL, CLI_OPT_PAIR_BY                        \
+      {"cap100", no_argument, NULL, CLI_OPT_CAP100},                           \
+      {"pair-by", required_argument, NULL, CLI_OPT_PAIR_BY},                   \
+      {"instance-names", required_argument, NULL, CLI_OPT_INSTANCE_NAMES}, {   \
+    "metric-names", required_argument, NULL, CLI_OPT_METRIC_NAMES              \
   }
 
 /* Handle getopt_long's `c` for `command`: --json, --names, --multi-timer
@@ -124,8 +136,10 @@ const char *cli_opt_value(const char *arg, const char *name, int argc,
 /* The one result printer of every query (results.c): text lines
  * "path<TAB>value" / "path<TAB>-<TAB>status", or one JSON array of objects
  * with exactly the keys of winperf(1) OUTPUT (null where a key does not
- * apply). */
-void cli_print_results(FILE *out, bool json, const pd_result *res, size_t n);
+ * apply); --json, and the names as --instance-names and --metric-names
+ * ask, from opt. */
+void cli_print_results(FILE *out, const cli_common *opt, const pd_result *res,
+                       size_t n);
 
 /* One-line error for a counter path pd_selection_add rejected: "PATH:
  * column N: reason". Returns CLI_EXIT_ERROR. */

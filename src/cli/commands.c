@@ -29,6 +29,12 @@ static const cli_option_doc calc_opts[] = {
     {"--pair-by id|name",
      "pair instances of two samples by process id where the object has one "
      "(default), or by full name as PDH does"},
+    {"--instance-names pdh|pid",
+     "name an instance paired by process id BASENAME:PID (a thread "
+     "BASENAME:PID:TID), or by its PDH name (default)"},
+    {"--metric-names pdh|clean",
+     "print object, instance and counter names as PDH has them (default) "
+     "or in the clean form (lower case, [a-z0-9_])"},
     {NULL, NULL},
 };
 
@@ -128,7 +134,8 @@ static const cli_command commands[] = {
      NULL,
      cmd_query,
      "[--json] [--names FILE] [--multi-timer=reskit|msdn] [--cap100] "
-     "[--pair-by id|name] [OLDER] NEWER PATH...",
+     "[--pair-by id|name] [--instance-names pdh|pid] "
+     "[--metric-names pdh|clean] [OLDER] NEWER PATH...",
      "the formatted value of every counter the paths match",
      {common_opts, calc_opts}},
     {"names",

@@ -23,6 +23,8 @@ bool cli_live_query_wanted(int argc, char **argv) {
                                            "--max-buffer",
                                            "--multi-timer",
                                            "--pair-by",
+                                           "--instance-names",
+                                           "--metric-names",
                                            NULL};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -181,7 +183,7 @@ static int report(live_query *q) {
         return cli_error_at("HKEY_PERFORMANCE_DATA", &err);
       if (i > 1 && !q->opt.json)
         printf("\n");
-      cli_print_results(stdout, q->opt.json, res, matched);
+      cli_print_results(stdout, &q->opt, res, matched);
       fflush(stdout);
     }
     cur = !cur;

@@ -37,6 +37,22 @@ int cli_common_option(int c, cli_common *opt, const char *command,
       return cli_error("%s: --pair-by: '%s' is not 'id' or 'name'", command,
                        optarg);
     return CLI_CONTINUE;
+  case CLI_OPT_INSTANCE_NAMES:
+  case CLI_OPT_METRIC_NAMES: {
+    bool inst = c == CLI_OPT_INSTANCE_NAMES;
+    const char *const *text =
+        inst ? wp_instance_names_text : wp_metric_names_text;
+    int v = wp_name_choice(text, optarg);
+    if (v < 0)
+      return cli_error("%s: --%s: '%s' is not '%s' or '%s'", command,
+                       inst ? "instance-names" : "metric-names", optarg,
+                       text[0], text[1]);
+    if (inst)
+      opt->instance_names = (wp_instance_names)v;
+    else
+      opt->metric_names = (wp_metric_names)v;
+    return CLI_CONTINUE;
+  }
   case 'h':
     return CLI_SHOW_HELP;
   case ':':

@@ -82,7 +82,7 @@ int cmd_query(int argc, char **argv) {
     cli_error_at(blobs[nblobs - 1].file, &err);
     goto out;
   }
-  cli_print_results(stdout, opt.json, res, nres);
+  cli_print_results(stdout, &opt, res, nres);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     cli_error("error writing the output");
     goto out;

@@ -128,8 +128,10 @@ static int parse_args(int argc, char **argv, remote_args *a) {
       /* For `winperf query`; remember --names, keep option values. */
       bool names = strcmp(arg, "--names") == 0 || strcmp(arg, "-n") == 0;
       a->pass[a->npass++] = argv[i];
-      bool valued =
-          strcmp(arg, "--multi-timer") == 0 || strcmp(arg, "--pair-by") == 0;
+      bool valued = strcmp(arg, "--multi-timer") == 0 ||
+                    strcmp(arg, "--pair-by") == 0 ||
+                    strcmp(arg, "--instance-names") == 0 ||
+                    strcmp(arg, "--metric-names") == 0;
       if ((names || valued) && i + 1 < argc) {
         if (names)
           a->names_file = argv[i + 1];

@@ -8,6 +8,7 @@
 
 enum { POS_UNKNOWN = -1, POS_NONE = -2 };
 enum { SLOT_EMPTY = -1, SLOT_DUPLICATE = -2 };
+enum { KEYED_UNKNOWN = -1, KEYED_NAME = 0, KEYED_ID = 1 };
 
 static const char *const id_names[PD_ID_KINDS] = {"ID Process", "ID Thread"};
 static const uint32_t id_standard[PD_ID_KINDS] = {PD_INDEX_ID_PROCESS,
@@ -21,6 +22,9 @@ static void table_free(pd_id_table *t) {
 
 void pd_identity_free(pd_identity *id) {
   free(id->pos);
+  free(id->pair[0]);
+  free(id->pair[1]);
+  free(id->keyed);
   table_free(&id->older);
   table_free(&id->newer);
 }
@@ -36,7 +40,9 @@ void pd_identity_resolve(pd_identity *id, const pd_names *names) {
   }
 }
 
-bool pd_identity_begin(pd_identity *id, uint32_t objects) {
+bool pd_identity_begin(pd_identity *id, uint32_t objects, uint32_t instances) {
+  id->instances = instances;
+  id->pair_ready[0] = id->pair_ready[1] = id->keyed_ready = false;
   size_t need = (size_t)objects * PD_ID_KINDS;
   if (need > id->pos_cap) {
     int32_t *p = realloc(id->pos, need * sizeof *p);
@@ -199,12 +205,13 @@ static int32_t pair_one(pd_identity *id, pd_snapshot *older,
   return pd_name_casecmp(now, then) == 0 ? j : PD_PAIR_NONE;
 }
 
-pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
-                           const pd_object *old, pd_snapshot *newer,
-                           const pd_object *obj, uint32_t obj_pos,
-                           int32_t *pair, bool *paired, pd_error *err) {
+pd_status pd_identity_pair(pd_identity *id, pd_pair_by pair_by,
+                           pd_snapshot *older, const pd_object *old,
+                           pd_snapshot *newer, const pd_object *obj,
+                           uint32_t obj_pos, int32_t *pair, bool *paired,
+                           pd_error *err) {
   *paired = false;
-  if (id->pair_by != PD_PAIR_BY_ID || obj->num_instances == -1)
+  if (pair_by != PD_PAIR_BY_ID || obj->num_instances == -1)
     return PD_OK;
   int32_t pos_new[PD_ID_KINDS], pos_old[PD_ID_KINDS];
   id_positions(id, obj, obj_pos, pos_new);
@@ -262,5 +269,116 @@ pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   for (uint32_t k = 0; k < obj->instance_count; k++)
     pair[k] = distinct == 1 && k <= INT32_MAX ? (int32_t)k : PD_PAIR_BY_NAME;
+  return PD_OK;
+}
+
+/* A per-instance array of this evaluation, every byte set to 0xFF on its
+ * first use (grown to the sample's instance count first). */
+static void *per_instance(void **array, size_t *cap, bool *ready, size_t elem,
+                          uint32_t instances) {
+  if (!*ready) {
+    if (instances > *cap) {
+      void *p = realloc(*array, (size_t)instances * elem);
+      if (p == NULL)
+        return NULL;
+      *array = p;
+      *cap = instances;
+    }
+    if (instances > 0)
+      memset(*array, 0xFF, (size_t)instances * elem);
+    *ready = true;
+  }
+  return *array;
+}
+
+pd_status pd_identity_older(pd_identity *id, pd_pair_by pair_by,
+                            pd_snapshot *older, const pd_object *old,
+                            pd_snapshot *newer, const pd_object *obj,
+                            uint32_t obj_pos, uint32_t i, const char *full,
+                            const pd_instance **old_inst, pd_error *err) {
+  if (obj->num_instances == -1) {
+    if (old->num_instances == -1 && old->instance_count == 1)
+      *old_inst = &old->instances[0];
+    return PD_OK;
+  }
+  int m = pair_by == PD_PAIR_BY_ID ? 0 : 1;
+  void *arr = id->pair[m];
+  if (per_instance(&arr, &id->pair_cap[m], &id->pair_ready[m], sizeof(int32_t),
+                   id->instances) == NULL)
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  id->pair[m] = arr;
+  int32_t *pair = &id->pair[m][obj->instances - newer->instances];
+  if (pair[i] == PD_PAIR_UNKNOWN) {
+    bool by_id;
+    pd_status s = pd_identity_pair(id, pair_by, older, old, newer, obj, obj_pos,
+                                   pair, &by_id, err);
+    if (s != PD_OK)
+      return s;
+    if (!by_id && (s = pd_identity_pair_by_name(older, old, newer, obj, pair,
+                                                err)) != PD_OK)
+      return s;
+  }
+  if (pair[i] == PD_PAIR_BY_NAME) {
+    if (!pd_full_names_built(older, old))
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+    int64_t at = pd_find_instance(older, old, full);
+    pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
+  }
+  if (pair[i] >= 0)
+    *old_inst = &old->instances[pair[i]];
+  return PD_OK;
+}
+
+/* Which instances of obj are known by their id: usable and unique. */
+static bool mark_keyed(pd_identity *id, pd_snapshot *snap, const pd_object *obj,
+                       const int32_t pos[PD_ID_KINDS], int8_t *keyed) {
+  if (pos[PD_ID_PROCESS] < 0) {
+    memset(keyed, KEYED_NAME, obj->instance_count);
+    return true;
+  }
+  if (!fill_table(&id->newer, snap, obj, pos))
+    return false;
+  for (uint32_t i = 0; i < obj->instance_count; i++) {
+    bool has_pid, has_tid;
+    uint64_t pid, tid;
+    pd_identity_of(pos, snap, obj, &obj->instances[i], &has_pid, &pid, &has_tid,
+                   &tid);
+    keyed[i] = has_usable_id(snap, obj, i, pid, has_tid, tid) &&
+                       id->newer.pos[table_slot(&id->newer, pid, tid)] >= 0
+                   ? KEYED_ID
+                   : KEYED_NAME;
+  }
+  return true;
+}
+
+pd_status pd_identity_base(pd_identity *id, pd_snapshot *newer,
+                           const pd_object *obj, uint32_t obj_pos, uint32_t i,
+                           const char **base, pd_error *err) {
+  *base = NULL;
+  if (obj->num_instances == -1 || i >= obj->instance_count)
+    return PD_OK;
+  void *arr = id->keyed;
+  if (per_instance(&arr, &id->keyed_cap, &id->keyed_ready, sizeof(int8_t),
+                   id->instances) == NULL)
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  id->keyed = arr;
+  int8_t *keyed = &id->keyed[obj->instances - newer->instances];
+  int32_t pos[PD_ID_KINDS];
+  id_positions(id, obj, obj_pos, pos);
+  if (keyed[i] == KEYED_UNKNOWN && !mark_keyed(id, newer, obj, pos, keyed))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  if (keyed[i] != KEYED_ID)
+    return PD_OK;
+  const pd_instance *in = &obj->instances[i];
+  const pd_object *parent =
+      pos[PD_ID_THREAD] >= 0 && in->parent_object != 0
+          ? pd_snapshot_find_object(newer, in->parent_object)
+          : NULL;
+  if (parent != NULL && in->parent_instance < parent->instance_count)
+    *base = pd_instance_name(newer, parent, in->parent_instance);
+  else
+    *base = pd_instance_name(newer, obj, i);
+  if (*base == NULL)
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   return PD_OK;
 }

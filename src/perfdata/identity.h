@@ -41,7 +41,7 @@ typedef struct pd_id_table {
 } pd_id_table;
 
 typedef struct pd_identity {
-  pd_pair_by pair_by;
+  pd_pair_by pair_by; /* the selection's; a path may have its own */
   /* Counter name indices carrying each id (names table, else standard). */
   pd_id_indices ids[PD_ID_KINDS];
   /* Per object of the newer sample, the positions of its id counters:
@@ -49,13 +49,26 @@ typedef struct pd_identity {
   int32_t *pos;
   size_t pos_cap;
   pd_id_table older, newer;
+  /* Per instance of the newer sample (by position in the snapshot), for
+   * each pd_pair_by: the older sample's position, PD_PAIR_UNKNOWN,
+   * PD_PAIR_NONE or PD_PAIR_BY_NAME; reset on first use per evaluation. */
+  int32_t *pair[2];
+  size_t pair_cap[2];
+  bool pair_ready[2];
+  /* Per instance of the newer sample: whether it is known by its id
+   * (KEYED_*, identity.c); reset on first use per evaluation. */
+  int8_t *keyed;
+  size_t keyed_cap;
+  bool keyed_ready;
+  uint32_t instances; /* the newer sample's instance count */
 } pd_identity;
 
 void pd_identity_free(pd_identity *id);
 /* Which counter indices carry the ids (after the names table changed). */
 void pd_identity_resolve(pd_identity *id, const pd_names *names);
-/* Start an evaluation of a sample with `objects` objects. */
-bool pd_identity_begin(pd_identity *id, uint32_t objects);
+/* Start an evaluation of a sample with `objects` objects and `instances`
+ * instances in all. */
+bool pd_identity_begin(pd_identity *id, uint32_t objects, uint32_t instances);
 
 /* Positions in obj (position obj_pos of the newer sample) of its ID
  * Process and ID Thread counters, -2 for none: once per object. */
@@ -68,14 +81,35 @@ void pd_identity_of(const int32_t pos[PD_ID_KINDS], const pd_snapshot *snap,
                     const pd_object *obj, const pd_instance *inst,
                     bool *has_pid, uint64_t *pid, bool *has_tid, uint64_t *tid);
 
+/* The older sample's instance paired with newer's instance i of obj
+ * (position obj_pos; `full` its full name) under pair_by: *old_inst stays
+ * NULL when there is none (a first sample). The whole object is paired on
+ * first use in an evaluation. */
+pd_status pd_identity_older(pd_identity *id, pd_pair_by pair_by,
+                            pd_snapshot *older, const pd_object *old,
+                            pd_snapshot *newer, const pd_object *obj,
+                            uint32_t obj_pos, uint32_t i, const char *full,
+                            const pd_instance **old_inst, pd_error *err);
+
+/* The name instance i of obj (position obj_pos in newer) goes by when it
+ * is known by its id (InstanceNames "pid"), into *base: its own name, or
+ * for a thread (ID Thread and a parent instance) its process's own name;
+ * never with "#n". NULL when it pairs by full name: _Total, id 0, an id
+ * twice in this sample, no ID Process counter. The object is looked at
+ * once per evaluation. */
+pd_status pd_identity_base(pd_identity *id, pd_snapshot *newer,
+                           const pd_object *obj, uint32_t obj_pos, uint32_t i,
+                           const char **base, pd_error *err);
+
 /* Pair every instance of `obj` (position obj_pos in newer) with `old` in
  * older: pair[i] for i < obj->instance_count gets an older position,
  * PD_PAIR_NONE or PD_PAIR_BY_NAME. Returns PD_OK without touching pair
- * when the object has no ID Process counter or pairing is by name. */
-pd_status pd_identity_pair(pd_identity *id, pd_snapshot *older,
-                           const pd_object *old, pd_snapshot *newer,
-                           const pd_object *obj, uint32_t obj_pos,
-                           int32_t *pair, bool *paired, pd_error *err);
+ * when the object has no ID Process counter or pair_by is by name. */
+pd_status pd_identity_pair(pd_identity *id, pd_pair_by pair_by,
+                           pd_snapshot *older, const pd_object *old,
+                           pd_snapshot *newer, const pd_object *obj,
+                           uint32_t obj_pos, int32_t *pair, bool *paired,
+                           pd_error *err);
 
 /* Pair every instance of obj by full name, the whole object once:
  * pair[i] = i when older names its instances as newer does, position by

@@ -405,6 +405,12 @@ typedef struct pd_result {
   uint64_t tid;
   bool has_pid;
   bool has_tid;
+  /* When the instance is known by its id (the path pairs by id and the
+   * instance does, format.md 1.4): the name it goes by, its own name or,
+   * for a thread (ID Thread and a parent), its process's own name; never
+   * with "#n". NULL when it pairs by full name: single-instance objects,
+   * _Total, id 0, an id twice in the sample, no ID Process counter. */
+  const char *id_base;
 } pd_result;
 
 /* The counter name indices Windows gives "ID Process" and "ID Thread" (the
@@ -433,6 +439,10 @@ pd_status pd_selection_add(pd_selection *sel, const char *path, size_t *path_id,
 void pd_selection_set_names(pd_selection *sel, const pd_names *names);
 void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt);
 void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by);
+/* Pairing for one path (its path_id), over the selection's; false for an
+ * unknown path_id or mode. */
+bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
+                                   pd_pair_by pair_by);
 /* The object index list a query needs, e.g. "238 2 4" (ascending, unique).
  * Paths whose object name does not resolve are left out; *unresolved gets
  * how many (may be NULL). Returns selection-owned storage, or NULL when

@@ -34,6 +34,7 @@ typedef struct compiled_path {
   uint32_t numeric_object; /* when path.object_is_index */
   uint32_t numeric_counter;
   bool all_instances; /* "(*)": every instance, no matching needed */
+  int pair_by;        /* pd_pair_by, or -1: the selection's */
   size_t matches;     /* counters matched in the last evaluation */
 } compiled_path;
 
@@ -59,14 +60,10 @@ struct pd_selection {
 
   pd_seen_set seen; /* emitted (object, instance, counter) */
 
-  /* The older sample's instance for each of the newer sample's instances
-   * (by position in the snapshot), looked up once per evaluation however
-   * many paths need it: PD_PAIR_UNKNOWN, PD_PAIR_NONE, PD_PAIR_BY_NAME or
-   * the older position. */
-  int32_t *pair;
-  size_t pair_cap;
-
-  pd_identity identity; /* ID Process / ID Thread, pairing by them */
+  /* ID Process / ID Thread, and the pairing of the newer sample's
+   * instances with the older's, looked up once per evaluation and mode
+   * however many paths need it. */
+  pd_identity identity;
 };
 
 pd_selection *pd_selection_new(void) {
@@ -88,7 +85,6 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->results);
   free(sel->counters);
   pd_seen_free(&sel->seen);
-  free(sel->pair);
   pd_identity_free(&sel->identity);
   pd_text_free(&sel->text);
   free(sel);
@@ -131,6 +127,7 @@ pd_status pd_selection_add(pd_selection *sel, const char *text, size_t *path_id,
   compiled_path *cp = &sel->paths[sel->path_count];
   memset(cp, 0, sizeof *cp);
   cp->path = path;
+  cp->pair_by = -1;
   cp->text = strdup(text);
   if (path.instance != NULL) {
     /* Rebuild the instance as PDH names it: parent/name, "#n" when n > 0
@@ -173,6 +170,15 @@ void pd_selection_set_names(pd_selection *sel, const pd_names *names) {
 
 void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by) {
   sel->identity.pair_by = pair_by;
+}
+
+bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
+                                   pd_pair_by pair_by) {
+  if (path_id >= sel->path_count ||
+      (pair_by != PD_PAIR_BY_ID && pair_by != PD_PAIR_BY_FULL_NAME))
+    return false;
+  sel->paths[path_id].pair_by = (int)pair_by;
+  return true;
 }
 
 void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt) {
@@ -387,40 +393,6 @@ static const char *canonical_path(pd_selection *sel, sized object,
   return s;
 }
 
-/* The older sample's instance paired with newer's instance i of obj
- * (NULL: none, a first sample); pairs the whole object on first use. */
-static pd_status older_instance(pd_selection *sel, pd_snapshot *older,
-                                const pd_object *old, pd_snapshot *newer,
-                                const pd_object *obj, uint32_t obj_pos,
-                                uint32_t i, const char *full,
-                                const pd_instance **old_inst, pd_error *err) {
-  if (obj->num_instances == -1) {
-    if (old->num_instances == -1 && old->instance_count == 1)
-      *old_inst = &old->instances[0];
-    return PD_OK;
-  }
-  int32_t *pair = &sel->pair[obj->instances - newer->instances];
-  if (pair[i] == PD_PAIR_UNKNOWN) {
-    bool by_id;
-    pd_status s = pd_identity_pair(&sel->identity, older, old, newer, obj,
-                                   obj_pos, pair, &by_id, err);
-    if (s != PD_OK)
-      return s;
-    if (!by_id && (s = pd_identity_pair_by_name(older, old, newer, obj, pair,
-                                                err)) != PD_OK)
-      return s;
-  }
-  if (pair[i] == PD_PAIR_BY_NAME) {
-    if (!pd_full_names_built(older, old))
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    int64_t at = pd_find_instance(older, old, full);
-    pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
-  }
-  if (pair[i] >= 0)
-    *old_inst = &old->instances[pair[i]];
-  return PD_OK;
-}
-
 /* The counters path cp names in obj, into sel->counters: once per object,
  * not per instance. Base and non-numeric counters are never shown alone. */
 static pd_status match_counters(pd_selection *sel, const compiled_path *cp,
@@ -470,6 +442,8 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
     clock_template(older, old, &before);
   bool exact = cp->instance_pattern != NULL &&
                !cp->path.instance_has_wildcard && obj->num_instances != -1;
+  pd_pair_by pair_by =
+      cp->pair_by >= 0 ? (pd_pair_by)cp->pair_by : sel->identity.pair_by;
   uint32_t first = 0, end = obj->instance_count;
   if (exact) { /* one instance by name: hash lookup, not a scan */
     if (!pd_full_names_built(newer, obj))
@@ -488,12 +462,17 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
     if (!exact && !instance_matches(cp, newer, obj, i, full ? full : ""))
       continue;
     const pd_instance *old_inst = NULL;
-    if (old != NULL) {
-      pd_status s = older_instance(sel, older, old, newer, obj, obj_pos, i,
-                                   full, &old_inst, err);
-      if (s != PD_OK)
-        return s;
-    }
+    const char *id_base = NULL;
+    pd_status s =
+        old == NULL
+            ? PD_OK
+            : pd_identity_older(&sel->identity, pair_by, older, old, newer, obj,
+                                obj_pos, i, full, &old_inst, err);
+    if (s == PD_OK && pair_by == PD_PAIR_BY_ID)
+      s = pd_identity_base(&sel->identity, newer, obj, obj_pos, i, &id_base,
+                           err);
+    if (s != PD_OK)
+      return s;
     /* Lives in the newer snapshot's arena, like the results' use of it. */
     sized instance_text = {full, full ? strlen(full) : 0};
     for (uint32_t k = 0; k < n_counters; k++) {
@@ -545,6 +524,7 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       r->time_100ns = t100;
       pd_identity_of(id_pos, newer, obj, &obj->instances[i], &r->has_pid,
                      &r->pid, &r->has_tid, &r->tid);
+      r->id_base = id_base;
     }
   }
   return PD_OK;
@@ -560,18 +540,10 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
   pd_seen_begin(&sel->seen);
   if (!resolve(sel))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-  if (older != NULL && newer->instance_count > 0) {
-    if (newer->instance_count > sel->pair_cap) {
-      int32_t *p = realloc(sel->pair, newer->instance_count * sizeof *p);
-      if (p == NULL)
-        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-      sel->pair = p;
-      sel->pair_cap = newer->instance_count;
-    }
-    memset(sel->pair, 0xFF, newer->instance_count * sizeof *sel->pair);
-  }
   uint32_t n_objects = pd_snapshot_object_count(newer);
-  if (!pd_identity_begin(&sel->identity, n_objects))
+  if (newer->instance_count > UINT32_MAX ||
+      !pd_identity_begin(&sel->identity, n_objects,
+                         (uint32_t)newer->instance_count))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   for (size_t p = 0; p < sel->path_count; p++) {
     compiled_path *cp = &sel->paths[p];

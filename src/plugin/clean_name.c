@@ -32,6 +32,11 @@ static const struct {
 };
 
 static const char *transliterate(uint32_t cp) {
+  /* The block's three letters before U+00C0: ª, µ (micro), º. */
+  if (cp == 0xAA || cp == 0xBA)
+    return cp == 0xAA ? "a" : "o";
+  if (cp == 0xB5)
+    return "u";
   if (cp >= 0xC0 && cp <= 0xFF)
     return latin1_supplement[cp - 0xC0];
   if (cp >= 0x100 && cp <= 0x17F)
@@ -110,11 +115,12 @@ void wp_name_clean(char *dst, size_t size, const char *src) {
       pending = pending || n > 0;
       continue;
     }
-    if (pending && n + 2 < size)
+    if (n + (pending ? 2 : 1) >= size)
+      break; /* cut: never a separator without what follows it */
+    if (pending)
       dst[n++] = '_';
     pending = false;
-    if (n + 1 < size)
-      dst[n++] = c;
+    dst[n++] = c;
   }
   if (n == 0 && size > 1)
     dst[n++] = '_';

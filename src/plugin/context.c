@@ -31,6 +31,7 @@ void wp_ctx_free(void *ctx) {
   }
   wp_counters_free(&c->counters);
   free(c->rt);
+  free(c->clash_logged);
   free(c->counters_file);
   free(c->replay_dir);
   free(c->host);

@@ -18,6 +18,7 @@
 
 #include "backoff.h"
 #include "counters_yaml.h"
+#include "naming.h"
 #include "open.h"
 #include "perfdata.h"
 #include "source.h"
@@ -32,8 +33,10 @@ typedef struct wp_options {
   bool raw_mode; /* ValueMode "raw" */
   int timestamp; /* WP_TS_* */
   pd_calc_options calc;
-  pd_pair_by pair_by; /* PairBy "id" (default) | "name" */
-  bool self_metrics;  /* SelfMetrics (default true): self_metrics.h */
+  pd_pair_by pair_by;               /* PairBy "id" (default) | "name" */
+  wp_instance_names instance_names; /* InstanceNames "pdh" (default) | "pid" */
+  wp_metric_names metric_names;     /* MetricNames "pdh" (default) | "clean" */
+  bool self_metrics; /* SelfMetrics (default true): self_metrics.h */
 } wp_options;
 
 /* Per counter-file entry, beside wp_counter_entry. */
@@ -93,6 +96,10 @@ typedef struct wp_ctx {
   bool names_tried; /* a names load was attempted at names_at */
   cdtime_t names_at;
   bool warned_nothing_resolves;
+  /* clashes.h: the names table last looked at, the pairs logged */
+  const pd_names *clash_names;
+  uint64_t *clash_logged;
+  size_t clash_logged_count, clash_logged_cap;
   wp_backoff backoff; /* a <Host> block's failures */
   struct wp_ctx *next_pending;
   /* live reload of the CountersFile (reload.h) */

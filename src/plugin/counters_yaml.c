@@ -6,16 +6,20 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
 
+#include "naming.h"
 #include "perfdata.h"
 #include "wp_grow.h"
 
-#define KEYS_EXPECTED "path, type, plugin_instance, type_instance, scale or raw"
+#define KEYS_EXPECTED                                                          \
+  "path, type, plugin_instance, type_instance, scale, raw, pair_by, "          \
+  "instance_names or metric_names"
 
 typedef struct loader {
   yaml_parser_t parser;
@@ -109,6 +113,7 @@ static wp_counter_entry *new_entry(loader *ld, yaml_mark_t mark) {
   memset(e, 0, sizeof(*e));
   e->scale = 1.0;
   e->raw = -1;
+  e->pair_by = e->instance_names = e->metric_names = -1;
   e->line = (unsigned)mark.line + 1;
   e->column = (unsigned)mark.column + 1;
   return e;
@@ -213,6 +218,41 @@ static int set_raw(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
   return fail_expected(ld, ev, "true or false for 'raw'");
 }
 
+/* pair_by, instance_names, metric_names: one of two words, as the
+ * <Plugin>/<Host> options PairBy, InstanceNames, MetricNames spell them. */
+static int set_choice(loader *ld, wp_counter_entry *e, const char *key,
+                      const yaml_event_t *ev) {
+  static const char *const pair_by_text[2] = {"id", "name"};
+  static const struct {
+    const char *key;
+    const char *const *text; /* by value */
+    size_t offset;
+  } choices[] = {
+      {"pair_by", pair_by_text, offsetof(wp_counter_entry, pair_by)},
+      {"instance_names", wp_instance_names_text,
+       offsetof(wp_counter_entry, instance_names)},
+      {"metric_names", wp_metric_names_text,
+       offsetof(wp_counter_entry, metric_names)},
+  };
+  for (size_t i = 0; i < sizeof choices / sizeof *choices; i++) {
+    if (strcmp(key, choices[i].key) != 0)
+      continue;
+    const char *const *text = choices[i].text;
+    const char *value = (const char *)ev->data.scalar.value;
+    int v = strlen(value) == ev->data.scalar.length
+                ? wp_name_choice(text, value)
+                : -1;
+    if (v < 0) {
+      char what[96];
+      snprintf(what, sizeof what, "%s or %s for '%s'", text[0], text[1], key);
+      return fail_expected(ld, ev, what);
+    }
+    *(int *)(void *)((char *)e + choices[i].offset) = v;
+    return 0;
+  }
+  return fail_at(ld, ev->start_mark, "unknown key '%s'", key);
+}
+
 /* A mapping entry: keys until MAPPING_END. `start` is its MAPPING_START. */
 static int parse_mapping(loader *ld, const yaml_event_t *start) {
   wp_counter_entry *e = new_entry(ld, start->start_mark);
@@ -233,12 +273,15 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
       return rc;
     }
     static const char *const keys[] = {
-        "path", "type", "plugin_instance", "type_instance", "scale", "raw"};
+        "path", "type", "plugin_instance", "type_instance", "scale", "raw",
+        /* set_choice's */
+        "pair_by", "instance_names", "metric_names"};
+    enum { NKEYS = sizeof keys / sizeof *keys };
     const char *name = (const char *)key.data.scalar.value;
     size_t k = 0;
-    while (k < 6 && strcmp(name, keys[k]) != 0)
+    while (k < NKEYS && strcmp(name, keys[k]) != 0)
       k++;
-    if (k == 6) {
+    if (k == NKEYS) {
       int rc = fail_at(ld, key.start_mark, "unknown key '%s' (expected %s)",
                        name, KEYS_EXPECTED);
       yaml_event_delete(&key);
@@ -279,8 +322,11 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
       case 4:
         rc = set_scale(ld, e, &val);
         break;
-      default:
+      case 5:
         rc = set_raw(ld, e, &val);
+        break;
+      default:
+        rc = set_choice(ld, e, keys[k], &val);
         break;
       }
     }

@@ -11,6 +11,9 @@
  *     type_instance: available
  *     scale: 1                 # multiplies the value
  *     raw: false               # dispatch the raw counter instead
+ *     pair_by: id              # id | name (PairBy for this entry)
+ *     instance_names: pid      # pdh | pid (InstanceNames for this entry)
+ *     metric_names: clean      # pdh | clean (MetricNames for this entry)
  *
  * Every error reads "FILE:LINE:COLUMN: what was expected" (1-based).
  */
@@ -28,11 +31,15 @@
 
 typedef struct wp_counter_entry {
   char *path;
-  char *type;                 /* NULL: the naming rule's default */
-  char *plugin_instance;      /* NULL: default */
-  char *type_instance;        /* NULL: default */
-  double scale;               /* 1.0 when absent */
-  int raw;                    /* -1 absent, 0 false, 1 true */
+  char *type;            /* NULL: the naming rule's default */
+  char *plugin_instance; /* NULL: default */
+  char *type_instance;   /* NULL: default */
+  double scale;          /* 1.0 when absent */
+  int raw;               /* -1 absent, 0 false, 1 true */
+  /* -1 absent (the block's option), else the value: */
+  int pair_by;                /* pd_pair_by: 0 id, 1 name */
+  int instance_names;         /* wp_instance_names: 0 pdh, 1 pid */
+  int metric_names;           /* wp_metric_names: 0 pdh, 1 clean */
   bool instance_has_wildcard; /* from the parsed path */
   bool counter_has_wildcard;
   unsigned line, column;           /* 1-based: where the entry starts */

@@ -42,6 +42,37 @@ static bool to_value(const pd_result *r, bool raw, double scale, int ds_type,
   return true;
 }
 
+/* Whether the entry dispatches raw values, and its types.db type. */
+static const char *result_type(const wp_ctx *c, const wp_counter_entry *e,
+                               const pd_result *r, bool *raw) {
+  *raw = e->raw >= 0 ? e->raw == 1 : c->opt.raw_mode;
+  return e->type ? e->type : wp_name_default_type(*raw, r->counter_type);
+}
+
+const char *wp_result_names(const wp_ctx *c, const pd_result *r,
+                            char plugin_instance[DATA_MAX_NAME_LEN],
+                            char type_instance[DATA_MAX_NAME_LEN]) {
+  const wp_counter_entry *e = &c->counters.entries[r->path_id];
+  wp_metric_names m = e->metric_names >= 0 ? (wp_metric_names)e->metric_names
+                                           : c->opt.metric_names;
+  wp_instance_names in = e->instance_names >= 0
+                             ? (wp_instance_names)e->instance_names
+                             : c->opt.instance_names;
+  char by_id[DATA_MAX_NAME_LEN], object[DATA_MAX_NAME_LEN],
+      instance[DATA_MAX_NAME_LEN], counter[DATA_MAX_NAME_LEN];
+  wp_name_plugin_instance(
+      plugin_instance, DATA_MAX_NAME_LEN,
+      wp_name_part(object, sizeof object, r->object, m),
+      wp_name_part(instance, sizeof instance,
+                   wp_name_instance(by_id, sizeof by_id, r, in), m),
+      e->plugin_instance, e->instance_has_wildcard);
+  wp_name_type_instance(type_instance, DATA_MAX_NAME_LEN,
+                        wp_name_part(counter, sizeof counter, r->counter, m),
+                        e->type_instance, e->counter_has_wildcard);
+  bool raw;
+  return result_type(c, e, r, &raw);
+}
+
 bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
   if (r->path_id >= c->counters.count)
     return false;
@@ -49,7 +80,8 @@ bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
   const wp_entry_rt *rt = &c->rt[r->path_id];
   if (rt->fresh) /* added by a reload: its first sample (reload.h) */
     return false;
-  bool raw = e->raw >= 0 ? e->raw == 1 : c->opt.raw_mode;
+  bool raw;
+  const char *type = result_type(c, e, r, &raw);
   /* Formatted: only a computed value. Raw: the raw reading exists whatever
    * the pair's status, except for text and unknown types. */
   bool usable = raw ? r->status != PD_VALUE_NOT_NUMERIC &&
@@ -60,8 +92,6 @@ bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
                pd_value_status_name(r->status));
     return false;
   }
-  const char *type =
-      e->type ? e->type : wp_name_default_type(raw, r->counter_type);
   int ds_type = rt->ds                        ? rt->ds->ds[0].type
                 : strcmp(type, "derive") == 0 ? DS_TYPE_DERIVE
                                               : DS_TYPE_GAUGE;
@@ -78,11 +108,7 @@ bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
   } /* else 0: collectd stamps it now */
   wp_name_sanitize(vl.host, sizeof(vl.host), c->host ? c->host : hostname_g);
   sstrncpy(vl.plugin, PLUGIN, sizeof(vl.plugin));
-  wp_name_plugin_instance(vl.plugin_instance, sizeof(vl.plugin_instance),
-                          r->object, r->instance, e->plugin_instance,
-                          e->instance_has_wildcard);
-  wp_name_type_instance(vl.type_instance, sizeof(vl.type_instance), r->counter,
-                        e->type_instance, e->counter_has_wildcard);
+  wp_result_names(c, r, vl.plugin_instance, vl.type_instance);
   sstrncpy(vl.type, type, sizeof(vl.type));
   return plugin_dispatch_values(&vl) == 0;
 }

@@ -12,4 +12,12 @@
  * a numeric counter; counter and absolute types cannot carry negatives). */
 bool wp_dispatch_result(const wp_ctx *c, const pd_result *r);
 
+/* The names a result of the context's selection is dispatched under: its
+ * plugin_instance and type_instance (naming.h, with the entry's or the
+ * block's MetricNames and InstanceNames and the entry's overrides), and
+ * its type, returned. */
+const char *wp_result_names(const wp_ctx *c, const pd_result *r,
+                            char plugin_instance[DATA_MAX_NAME_LEN],
+                            char type_instance[DATA_MAX_NAME_LEN]);
+
 #endif

@@ -2,8 +2,22 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "naming.h"
+#include "clean_name.h"
 
-#include "perfdata.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const wp_metric_names_text[2] = {"pdh", "clean"};
+const char *const wp_instance_names_text[2] = {"pdh", "pid"};
+
+int wp_name_choice(const char *const text[2], const char *s) {
+  for (int i = 0; i < 2; i++)
+    if (s != NULL && strcasecmp(s, text[i]) == 0)
+      return i;
+  return -1;
+}
 
 typedef struct name_out {
   char *dst;
@@ -102,4 +116,46 @@ const char *wp_name_default_type(bool raw, uint32_t counter_type) {
   if (raw && pd_type_is_monotonic(counter_type))
     return "derive";
   return "gauge";
+}
+
+/* Bytes of s that fit in `room` without splitting a UTF-8 character. */
+static size_t fit_utf8(const char *s, size_t room) {
+  size_t n = strlen(s);
+  if (n <= room)
+    return n;
+  while (room > 0 && ((unsigned char)s[room] & 0xC0) == 0x80)
+    room--;
+  return room;
+}
+
+const char *wp_name_instance(char *buf, size_t size, const pd_result *r,
+                             wp_instance_names mode) {
+  if (mode != WP_INSTANCE_NAMES_PID || r->id_base == NULL || !r->has_pid ||
+      size == 0)
+    return r->instance;
+  char ids[48];
+  if (r->has_tid)
+    snprintf(ids, sizeof ids, ":%" PRIu64 ":%" PRIu64, r->pid, r->tid);
+  else
+    snprintf(ids, sizeof ids, ":%" PRIu64, r->pid);
+  size_t base_len = strlen(r->id_base), ids_len = strlen(ids);
+  /* Process V2 names its instances "name:pid" already. */
+  if (!r->has_tid && base_len > ids_len &&
+      strcmp(r->id_base + base_len - ids_len, ids) == 0) {
+    ids[0] = '\0';
+    ids_len = 0;
+  }
+  size_t room = size - 1 > ids_len ? size - 1 - ids_len : 0;
+  size_t n = fit_utf8(r->id_base, room);
+  memcpy(buf, r->id_base, n);
+  snprintf(buf + n, size - n, "%s", ids);
+  return buf;
+}
+
+const char *wp_name_part(char *buf, size_t size, const char *name,
+                         wp_metric_names mode) {
+  if (mode != WP_METRIC_NAMES_CLEAN || name == NULL || size == 0)
+    return name;
+  wp_name_clean(buf, size, name);
+  return buf;
 }

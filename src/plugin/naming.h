@@ -13,6 +13,15 @@
  *                   character boundary.
  * A YAML override replaces the default; when the path has a wildcard in that
  * part, "-" and the matched name are appended so the metrics stay distinct.
+ *
+ * Two profiles change the names before that rule (doc/collectd-winperf.5,
+ * "Metric names" and "Instance names"); the functions below take the names
+ * they produce:
+ *   InstanceNames "pid"  an instance known by its process id (pd_result's
+ *                        id_base) is "BASE:PID", a thread "BASE:PID:TID";
+ *                        a name already "BASE:PID" (Process V2) stays
+ *   MetricNames "clean"  object, instance and counter each through
+ *                        wp_name_clean (clean_name.h); overrides as written
  * No collectd header: `size` is DATA_MAX_NAME_LEN in the plugin.
  */
 #ifndef WP_NAMING_H
@@ -21,6 +30,35 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "perfdata.h"
+
+/* MetricNames and InstanceNames (and the YAML keys metric_names,
+ * instance_names, and the CLI's --metric-names, --instance-names). */
+typedef enum wp_metric_names {
+  WP_METRIC_NAMES_PDH = 0,
+  WP_METRIC_NAMES_CLEAN,
+} wp_metric_names;
+typedef enum wp_instance_names {
+  WP_INSTANCE_NAMES_PDH = 0,
+  WP_INSTANCE_NAMES_PID,
+} wp_instance_names;
+/* Their spellings, by value: {"pdh", "clean"} and {"pdh", "pid"}. */
+extern const char *const wp_metric_names_text[2];
+extern const char *const wp_instance_names_text[2];
+/* The value (0 or 1) whose spelling is s, ASCII case ignored; -1 if none. */
+int wp_name_choice(const char *const text[2], const char *s);
+
+/* The instance's name under `mode`, for single-instance objects NULL:
+ * r->instance, or "BASE:PID" / "BASE:PID:TID" built in buf (size bytes;
+ * BASE is cut on a UTF-8 boundary so the ids always fit). */
+const char *wp_name_instance(char *buf, size_t size, const pd_result *r,
+                             wp_instance_names mode);
+
+/* One name (object, instance or counter) under the profile: name itself
+ * for "pdh" (NULL stays NULL), else its wp_name_clean form in buf. */
+const char *wp_name_part(char *buf, size_t size, const char *name,
+                         wp_metric_names mode);
 
 /* Sanitized copy of src into dst (size bytes including the NUL). */
 void wp_name_sanitize(char *dst, size_t size, const char *src);

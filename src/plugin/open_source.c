@@ -52,5 +52,9 @@ int wp_ctx_start(wp_ctx *c) {
                          &c->rt) != 0)
     return -1;
   pd_selection_set_pairing(c->sel, c->opt.pair_by);
+  for (size_t i = 0; i < c->counters.count; i++) /* an entry's pair_by */
+    if (c->counters.entries[i].pair_by >= 0)
+      pd_selection_set_path_pairing(c->sel, i,
+                                    (pd_pair_by)c->counters.entries[i].pair_by);
   return wp_ctx_open_source(c);
 }

@@ -63,6 +63,19 @@ static int shared_option(oconfig_item_t *child, wp_options *opt) {
   }
   if (strcasecmp(child->key, "SelfMetrics") == 0) /* self_metrics.h */
     return cf_util_get_boolean(child, &opt->self_metrics);
+  int v = 0;
+  if (strcasecmp(child->key, "InstanceNames") == 0) {
+    if (config_enum(child, wp_instance_names_text, 2, &v) != 0)
+      return -1;
+    opt->instance_names = (wp_instance_names)v;
+    return 0;
+  }
+  if (strcasecmp(child->key, "MetricNames") == 0) {
+    if (config_enum(child, wp_metric_names_text, 2, &v) != 0)
+      return -1;
+    opt->metric_names = (wp_metric_names)v;
+    return 0;
+  }
   return 1;
 }
 
@@ -130,7 +143,8 @@ static int host_option(wp_ctx *c, oconfig_item_t *child, const char *name) {
   ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected "
                "Address, Port, User, Domain, PasswordFile, CountersFile, "
                "Interval, Timeout, ConnectTimeout, QueryTimeout, "
-               "Encrypt, Timestamp, PairBy, SelfMetrics or RemoteHelper)",
+               "Encrypt, Timestamp, PairBy, InstanceNames, MetricNames, "
+               "SelfMetrics or RemoteHelper)",
         name, k);
   return -1;
 }
@@ -226,9 +240,9 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child) {
   if (strcasecmp(k, "RemoteHelper") == 0)
     return cf_util_get_string(child, &c->helper);
   ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
-               "ReplayLoop, ValueMode, Timestamp, PairBy, SelfMetrics, Host, "
-               "MultiTimerFormula, Cap100, RemoteHelper or a <Host> "
-               "block)",
+               "ReplayLoop, ValueMode, Timestamp, PairBy, InstanceNames, "
+               "MetricNames, SelfMetrics, Host, MultiTimerFormula, Cap100, "
+               "RemoteHelper or a <Host> block)",
         k);
   return -1;
 }

@@ -7,6 +7,7 @@
  * interval and never the previous sample.
  */
 #include "read.h"
+#include "clashes.h"
 #include "counters.h"
 #include "dispatch.h"
 #include "host.h"
@@ -135,6 +136,7 @@ static void read_sample(wp_ctx *c) {
   if (!evaluate(c, n, &res, &count))
     return;
   wp_self_evaluated(c, wp_self_since(t0), n);
+  wp_clashes_check(c, res, count);
   for (size_t i = 0; i < count; i++)
     c->self.values += wp_dispatch_result(c, &res[i]);
   if (wp_counters_check_matches(c))

@@ -26,7 +26,9 @@ bool wp_reload_entry_same(const wp_counter_entry *a,
   return same_str(a->path, b->path) && same_str(a->type, b->type) &&
          same_str(a->plugin_instance, b->plugin_instance) &&
          same_str(a->type_instance, b->type_instance) && a->scale == b->scale &&
-         a->raw == b->raw;
+         a->raw == b->raw && a->pair_by == b->pair_by &&
+         a->instance_names == b->instance_names &&
+         a->metric_names == b->metric_names;
 }
 
 static size_t hash_path(const char *s) { /* FNV-1a */

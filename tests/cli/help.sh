@@ -24,7 +24,7 @@ fi
 diag "build: $remote (yes: Linux with the remote helper, no: without, windows)"
 
 DUMP_OPTS="--json --names -n --help -h"
-QUERY_OPTS="--json --names -n --multi-timer=reskit|msdn --cap100 --pair-by --help -h"
+QUERY_OPTS="--json --names -n --multi-timer=reskit|msdn --cap100 --pair-by --instance-names --metric-names --help -h"
 REMOTE_OPTS="--remote --port --user --credentials --timeout --buffer-size --helper"
 CAPTURE_OPTS="--dir --objects --count --interval"
 REGISTRY_OPTS="--interval --count --buffer-size --max-buffer --verbose"

@@ -119,6 +119,15 @@ cli_need_fail() {
 }
 
 # Preconditions every test needs: reported as failures, never skipped.
+# write_names FILE INDEX NAME [INDEX NAME...]: a Counter name table
+# (REG_MULTI_SZ, UTF-16LE) of those pairs, as format.md 4.1 has it.
+write_names() {
+  "$PY" -c '
+import sys
+flat = "\0".join(sys.argv[2:]) + "\0\0"
+open(sys.argv[1], "wb").write(flat.encode("utf-16-le"))' "$@"
+}
+
 precheck() {
   need python3
   [ -x "$WINPERF" ]

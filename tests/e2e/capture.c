@@ -121,3 +121,21 @@ int64_t cap_between(uint64_t *state, int64_t lo, int64_t hi) {
   uint64_t span = (uint64_t)(hi - lo) + 1;
   return lo + (int64_t)(cap_rand(state) % span);
 }
+
+enc_blob *cap_blob_at(const char *system, int64_t t0, int k) {
+  uint16_t st[8];
+  enc_blob *b = enc_new(system);
+  cap_system_time(t0 + k, st);
+  enc_set_system_time(b, st);
+  enc_set_clock(b, 1000000000 + (int64_t)k * 10000000, 10000000,
+                cap_filetime(t0 + k));
+  return b;
+}
+
+void cap_write_built(const char *dir, unsigned seq, enc_blob *b) {
+  size_t len;
+  uint8_t *blob = enc_build(b, &len);
+  cap_write_blob(dir, seq, blob, len);
+  free(blob);
+  enc_free(b);
+}

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "encoder.h"
+
 /* One (index, name) pair of a Counter name table (format.md 4.1). */
 typedef struct cap_name {
   uint32_t index;
@@ -36,6 +38,13 @@ int64_t cap_filetime(int64_t unix_seconds);
 /* SYSTEMTIME fields (year, month, day of week, day, hour, minute, second,
  * ms) of a Unix time in UTC. */
 void cap_system_time(int64_t unix_seconds, uint16_t st[8]);
+
+/* A blob of system `system` whose sample k is at Unix time t0 + k: its
+ * SYSTEMTIME, PerfTime100nSec, and PerfTime 1e9 + k * 1e7 at PerfFreq 1e7
+ * (1 s between samples). */
+enc_blob *cap_blob_at(const char *system, int64_t t0, int k);
+/* Build b into dir/NNNN.blob (cap_write_blob) and free it. */
+void cap_write_built(const char *dir, unsigned seq, enc_blob *b);
 
 /* Deterministic pseudo-random numbers (splitmix64). */
 uint64_t cap_rand(uint64_t *state);

@@ -237,6 +237,34 @@ LoadPlugin logfile
 EOF
 }
 
+# e2e_conf_collectd HOSTNAME: the collectd.conf lines the carbon + InfluxDB
+# tests share, up to and including "LoadPlugin winperf": globals (Interval
+# 0.25 s), the log, write_graphite to carbon and the network plugin to
+# InfluxDB's collectd input.
+e2e_conf_collectd() {
+  cat <<EOF
+Hostname "$1"
+FQDNLookup false
+BaseDir "$E2E_DIR"
+PIDFile "$E2E_DIR/collectd.pid"
+PluginDir "$E2E_PLUGIN_DIR"
+TypesDB "/usr/share/collectd/types.db"
+Interval 0.25
+MaxReadInterval 1
+
+$(e2e_conf_logfile_graphite)
+
+<LoadPlugin network>
+  FlushInterval 1
+</LoadPlugin>
+<Plugin network>
+  Server "127.0.0.1" "$INFLUX_COLLECTD"
+</Plugin>
+
+LoadPlugin winperf
+EOF
+}
+
 e2e_whisper_fetch() {
   /usr/bin/whisper-fetch --from="$2" --until="$3" "$1"
 }

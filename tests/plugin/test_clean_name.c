@@ -53,6 +53,24 @@ static const struct {
     {"svchost/0#2", "svchost_0_2"},
     {"  spaced  out  ", "spaced_out"},
     {"\xc3\xbf\xc5\xbf", "ys"}, /* ÿ, long s */
+    /* the Latin-1 Supplement's letters before U+00C0: ª µ º */
+    {"Latency (\xc2\xb5s)", "latency_us"},
+    {"N\xc2\xba 1\xc2\xaa", "no_1a"},
+    {"m\xc2\xb2 \xc2\xa9 \xc2\xbd", "m"}, /* ², ©, ½: not letters */
+    {"Processor Information", "processor_information"},
+    {"0,_Total", "0_total"},
+    {"ID Process", "id_process"},
+    {"Pages/sec", "pages_per_sec"},
+    {"% Idle Time", "pct_idle_time"},
+    {"Disk Write Bytes/sec", "disk_write_bytes_per_sec"},
+    {"Avg. Disk Queue Length", "avg_disk_queue_length"},
+    {"# of Exceps Thrown / sec",
+     "of_exceps_thrown_sec"}, /* "/ sec" is not "/sec" */
+    {"HarddiskVolume1", "harddiskvolume1"},
+    {"Idle", "idle"},
+    {"_", "_"},
+    {"\xc4\xb2ssel \xc4\x90\xc3\xb0", "ijssel_dd"}, /* Ĳ, Đ, ð */
+    {"\xc3\x9e\xc3\xb3r \xc3\x85s", "thor_as"},     /* Þ, ó, Å */
 };
 
 int main(void) {
@@ -65,6 +83,9 @@ int main(void) {
   char small[6];
   wp_name_clean(small, sizeof small, "% Processor Time");
   IS_STR(small, "pct_p", "cut to 5 bytes and the NUL");
+  char cut[4];
+  wp_name_clean(cut, sizeof cut, "ab cd");
+  IS_STR(cut, "ab", "cut: no '_' without the character after it");
   char one[1] = {'x'};
   wp_name_clean(one, sizeof one, "abc");
   IS_STR(one, "", "size 1: just the NUL");

@@ -102,7 +102,8 @@ static void test_valid(void) {
 static void test_errors(void) {
   check_error("- path: \\A\\B\n  colour: red\n", "t.yaml:2:3: ",
               "unknown key 'colour' (expected path, type, plugin_instance, "
-              "type_instance, scale or raw)",
+              "type_instance, scale, raw, pair_by, instance_names or "
+              "metric_names)",
               "unknown key");
   check_error("- path: \\A\\B\n  type: gauge\n  type: derive\n",
               "t.yaml:3:3: ", "duplicate key 'type'", "duplicate key");
@@ -216,9 +217,53 @@ static void test_example(void) {
   wp_counters_free(&list);
 }
 
+/* pair_by, instance_names, metric_names: absent -1, else the value;
+ * anything else is an error at the value naming both choices. */
+static void test_naming_keys(void) {
+  wp_counter_list list;
+  if (parse("- \\A\\B\n- path: \\Process(*)\\ID Process\n  pair_by: name\n"
+            "  instance_names: pid\n  metric_names: clean\n- {path: \\C\\D, "
+            "pair_by: ID, instance_names: 'PDH', metric_names: Pdh}\n",
+            &list) != 0 ||
+      !OK(list.count == 3, "naming keys: three entries parse")) {
+    tap_diag("  error: %s", err);
+    return;
+  }
+  const wp_counter_entry *e = list.entries;
+  OK(e[0].pair_by == -1 && e[0].instance_names == -1 && e[0].metric_names == -1,
+     "absent: -1 (the block's option)");
+  IS_INT(e[1].pair_by, 1, "pair_by: name is 1 (PD_PAIR_BY_FULL_NAME)");
+  IS_INT(e[1].instance_names, 1, "instance_names: pid is 1");
+  IS_INT(e[1].metric_names, 1, "metric_names: clean is 1");
+  IS_INT(e[2].pair_by, 0, "pair_by: ID (any case) is 0 (by id)");
+  IS_INT(e[2].instance_names, 0, "instance_names: 'PDH' quoted is 0");
+  IS_INT(e[2].metric_names, 0, "metric_names: Pdh is 0");
+  wp_counters_free(&list);
+
+  check_error("- path: \\A\\B\n  metric_names: foo\n", "t.yaml:2:17: ",
+              "expected pdh or clean for 'metric_names', got 'foo'",
+              "metric_names: foo");
+  check_error("- path: \\A\\B\n  instance_names: clean\n", "t.yaml:2:19: ",
+              "expected pdh or pid for 'instance_names', got 'clean'",
+              "instance_names: clean");
+  check_error("- path: \\A\\B\n  pair_by: pid\n",
+              "t.yaml:2:12: ", "expected id or name for 'pair_by', got 'pid'",
+              "pair_by: pid");
+  check_error("- path: \\A\\B\n  pair_by: [id]\n", "t.yaml:2:12: ",
+              "expected a single value for 'pair_by', got a list",
+              "pair_by: a list");
+  check_error("- path: \\A\\B\n  metric_names:\n", "t.yaml:2:16: ",
+              "expected pdh or clean for 'metric_names', got ''",
+              "metric_names: empty");
+  check_error("- path: \\A\\B\n  metric_names: clean\n  metric_names: pdh\n",
+              "t.yaml:3:3: ", "duplicate key 'metric_names'",
+              "metric_names twice");
+}
+
 int main(void) {
   test_valid();
   test_errors();
+  test_naming_keys();
   test_file();
   test_example();
   return tap_done();

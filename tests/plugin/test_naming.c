@@ -137,8 +137,84 @@ static void test_types(void) {
          "raw RAW_FRACTION: gauge");
 }
 
+/* InstanceNames "pid": BASE:PID, threads BASE:PID:TID, Process V2's
+ * "name:pid" as it is; instances without id_base keep the PDH name. */
+static void test_instance_names(void) {
+  char out[N];
+  pd_result r;
+  memset(&r, 0, sizeof r);
+  r.instance = "w3wp#1";
+  r.id_base = "w3wp";
+  r.has_pid = true;
+  r.pid = 4242;
+  IS_STR(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID), "w3wp:4242",
+         "pid: w3wp#1 with pid 4242 is w3wp:4242");
+  OK(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PDH) == r.instance,
+     "pdh: the PDH name itself");
+  r.instance = "w3wp/3#1";
+  r.has_tid = true;
+  r.tid = 17;
+  IS_STR(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID), "w3wp:4242:17",
+         "pid: a thread is process:pid:tid");
+  r.has_tid = false;
+  r.instance = r.id_base = "w3wp:4242";
+  IS_STR(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID), "w3wp:4242",
+         "pid: Process V2's w3wp:4242 stays w3wp:4242");
+  r.instance = r.id_base = "svc:42";
+  IS_STR(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID), "svc:42:4242",
+         "pid: a name ending in another number gets the pid");
+  r.instance = r.id_base = "x:4242";
+  r.has_tid = true;
+  IS_STR(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID), "x:4242:4242:17",
+         "pid: a thread always gets both ids");
+  r.has_tid = false;
+  r.instance = "_Total";
+  r.id_base = NULL;
+  OK(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID) == r.instance,
+     "pid: no id_base (_Total, pid 0, a duplicate pid): the PDH name");
+  r.instance = NULL;
+  OK(wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID) == NULL,
+     "pid: single instance: NULL");
+
+  char base[200], want[200];
+  r.instance = "long";
+  r.id_base = repeat(base, 'b', 150);
+  wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID);
+  repeat(want, 'b', 122);
+  strcat(want, ":4242");
+  IS_STR(out, want, "pid: a long name is cut so the pid fits in 127 bytes");
+  repeat(base, 'b', 121);
+  strcat(base, "\xc3\xa4");
+  wp_name_instance(out, N, &r, WP_INSTANCE_NAMES_PID);
+  repeat(want, 'b', 121);
+  strcat(want, ":4242");
+  IS_STR(out, want, "pid: cut before a 2-byte character");
+}
+
+static void test_profiles(void) {
+  char buf[N];
+  const char *name = "% Processor Time";
+  OK(wp_name_part(buf, N, name, WP_METRIC_NAMES_PDH) == name,
+     "pdh: the name itself");
+  IS_STR(wp_name_part(buf, N, name, WP_METRIC_NAMES_CLEAN),
+         "pct_processor_time", "clean: wp_name_clean");
+  OK(wp_name_part(buf, N, NULL, WP_METRIC_NAMES_CLEAN) == NULL,
+     "clean: NULL (no instance) stays NULL");
+  IS_INT(wp_name_choice(wp_metric_names_text, "CLEAN"), WP_METRIC_NAMES_CLEAN,
+         "\"CLEAN\": clean");
+  IS_INT(wp_name_choice(wp_metric_names_text, "pdh"), WP_METRIC_NAMES_PDH,
+         "\"pdh\": pdh");
+  IS_INT(wp_name_choice(wp_instance_names_text, "Pid"), WP_INSTANCE_NAMES_PID,
+         "\"Pid\": pid");
+  IS_INT(wp_name_choice(wp_instance_names_text, "clean"), -1,
+         "\"clean\" is no InstanceNames value");
+  IS_INT(wp_name_choice(wp_metric_names_text, ""), -1, "\"\": none");
+}
+
 int main(void) {
   test_sanitize();
+  test_instance_names();
+  test_profiles();
   test_plugin_instance();
   test_type_instance();
   test_types();

@@ -80,6 +80,17 @@ static void test_lists(void) {
   check("a duplicate maps to the old list's copies in order, once each",
         "- '\\A\\x'\n- '\\B\\x'\n- '\\A\\x'\n",
         "- '\\A\\x'\n- '\\A\\x'\n- '\\A\\x'\n- '\\B\\x'\n", m4, 4, 3);
+  static const size_t m6[] = {NONE, NONE, NONE, 3};
+  check("each naming key changed is another entry",
+        "- path: '\\A\\x'\n  pair_by: id\n"
+        "- path: '\\B\\x'\n  instance_names: pdh\n"
+        "- path: '\\C\\x'\n  metric_names: pdh\n"
+        "- path: '\\D\\x'\n  metric_names: clean\n",
+        "- path: '\\A\\x'\n  pair_by: name\n"
+        "- path: '\\B\\x'\n  instance_names: pid\n"
+        "- '\\C\\x'\n" /* absent: the block's, not pdh */
+        "- path: '\\D\\x'\n  metric_names: clean\n",
+        m6, 4, 1);
   static const size_t m5[] = {NONE};
   check("a path differing in case only is another entry", "- '\\A\\x'\n",
         "- '\\a\\x'\n", m5, 1, 0);

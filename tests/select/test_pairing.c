@@ -131,6 +131,110 @@ static void check(pd_pair_by by, const expect *e, size_t n_expect,
   pd_selection_free(sel);
 }
 
+/* One path's own pairing beside the selection's: pd_selection_set_path_
+ * pairing. Paths on the same object with different modes each get their
+ * own pairing in one evaluation. */
+static void check_path_pairing(pd_snapshot *s1, pd_snapshot *s2) {
+  static const struct {
+    const char *path;
+    int pair_by; /* -1: the selection's (by name here) */
+    const char *instance;
+    pd_value_status status;
+    double value;
+    const char *why;
+  } paths[] = {
+      {"\\230(w3wp#1)\\6", PD_PAIR_BY_ID, "w3wp#1", PD_VALUE_OK, 25,
+       "the path's id pairing: pid 30 with itself"},
+      {"\\230(app)\\6", -1, "app", PD_VALUE_NEGATIVE, 0,
+       "the selection's name pairing: the old app's sample"},
+      {"\\230(fresh)\\6", PD_PAIR_BY_ID, "fresh", PD_VALUE_FIRST_SAMPLE, 0,
+       "the path's id pairing: pid 88 reused, a new process"},
+      {"\\232(*)\\6", -1, "w3wp/0", PD_VALUE_OK, 20,
+       "the selection's name pairing: PDH's wrong 20"},
+  };
+  enum { N = sizeof paths / sizeof *paths };
+  pd_selection *sel = pd_selection_new();
+  pd_error err;
+  for (size_t i = 0; i < N; i++) {
+    size_t id;
+    pd_selection_add(sel, paths[i].path, &id, &err);
+    if (paths[i].pair_by >= 0)
+      OK(pd_selection_set_path_pairing(sel, id, (pd_pair_by)paths[i].pair_by),
+         "path %zu: its own pairing accepted", id);
+  }
+  OK(!pd_selection_set_path_pairing(sel, N, PD_PAIR_BY_ID),
+     "an unknown path id is refused");
+  OK(!pd_selection_set_path_pairing(sel, 0, (pd_pair_by)7),
+     "an unknown mode is refused");
+  pd_selection_set_pairing(sel, PD_PAIR_BY_FULL_NAME);
+  const pd_result *r;
+  size_t n;
+  IS_INT(pd_selection_evaluate(sel, s1, s2, &r, &n, &err), PD_OK,
+         "per path: evaluate");
+  for (size_t i = 0; i < N; i++) {
+    const pd_result *got = result(r, n, i < 3 ? 230 : 232, paths[i].instance);
+    if (!OK(got != NULL, "per path: %s reported", paths[i].instance))
+      continue;
+    IS_STR(pd_value_status_name(got->status),
+           pd_value_status_name(paths[i].status), "per path: %s status: %s",
+           paths[i].instance, paths[i].why);
+    if (paths[i].status == PD_VALUE_OK)
+      IS_DOUBLE(got->value, paths[i].value, "per path: %s = %g: %s",
+                paths[i].instance, paths[i].value, paths[i].why);
+  }
+  pd_selection_free(sel);
+}
+
+/* id_base, the name InstanceNames "pid" builds on: the own name (a
+ * thread's process's) of each instance that pairs by id; NULL for those
+ * that pair by name, and for every instance under name pairing. With and
+ * without an older sample. */
+static void check_id_base(pd_snapshot *s1, pd_snapshot *s2) {
+  static const struct {
+    int sample; /* 1: sample 1 alone; 2: sample 2 after 1 */
+    uint32_t object;
+    const char *instance, *base;
+  } want[] = {
+      {2, 230, "w3wp", "w3wp"},     {2, 230, "w3wp#1", "w3wp"},
+      {2, 230, "Idle", NULL},       {2, 230, "_Total", NULL},
+      {2, 230, "dup", NULL},        {2, 230, "dupb", NULL},
+      {2, 230, "app", "app"},       {2, 230, "fresh", "fresh"},
+      {2, 232, "w3wp/0", "w3wp"},   {2, 232, "Idle/0", NULL},
+      {1, 230, "w3wp#2", "w3wp"},   {1, 230, "dup", NULL},
+      {1, 232, "w3wp/0#1", "w3wp"}, {1, 232, "Idle/0", NULL},
+      {1, 230, "old", "old"},
+  };
+  for (int by = 0; by < 2; by++) {
+    for (int sample = 1; sample <= 2; sample++) {
+      pd_selection *sel = pd_selection_new();
+      pd_error err;
+      pd_selection_add(sel, "\\230(*)\\6", NULL, &err);
+      pd_selection_add(sel, "\\232(*)\\6", NULL, &err);
+      pd_selection_set_pairing(sel, (pd_pair_by)by);
+      const pd_result *r;
+      size_t n;
+      pd_status st = sample == 1
+                         ? pd_selection_evaluate(sel, NULL, s1, &r, &n, &err)
+                         : pd_selection_evaluate(sel, s1, s2, &r, &n, &err);
+      IS_INT(st, PD_OK, "id_base: evaluate sample %d", sample);
+      for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        if (want[i].sample != sample)
+          continue;
+        const pd_result *got = result(r, n, want[i].object, want[i].instance);
+        const char *w = by == PD_PAIR_BY_ID ? want[i].base : NULL;
+        if (!OK(got != NULL, "id_base: %s reported", want[i].instance))
+          continue;
+        OK(w == NULL ? got->id_base == NULL
+                     : got->id_base != NULL && strcmp(got->id_base, w) == 0,
+           "%s, sample %d: %s has id_base %s (got %s)",
+           by == PD_PAIR_BY_ID ? "by id" : "by name", sample, want[i].instance,
+           w ? w : "NULL", got->id_base ? got->id_base : "NULL");
+      }
+      pd_selection_free(sel);
+    }
+  }
+}
+
 int main(void) {
   size_t len[2];
   uint8_t *blob[2] = {sample(1, &len[0]), sample(2, &len[1])};
@@ -168,6 +272,8 @@ int main(void) {
   };
   check(PD_PAIR_BY_FULL_NAME, by_name, sizeof by_name / sizeof *by_name,
         snap[0], snap[1]);
+  check_path_pairing(snap[0], snap[1]);
+  check_id_base(snap[0], snap[1]);
 
   for (int i = 0; i < 2; i++) {
     pd_snapshot_free(snap[i]);
