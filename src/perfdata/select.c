@@ -33,8 +33,10 @@ typedef struct compiled_path {
   size_t object_count;
   uint32_t numeric_object; /* when path.object_is_index */
   uint32_t numeric_counter;
-  bool all_instances; /* "(*)": every instance, no matching needed */
-  size_t matches;     /* counters matched in the last evaluation */
+  bool all_instances;        /* "(*)": every instance, no matching needed */
+  size_t matches;            /* counters matched in the last evaluation */
+  pd_instance_filter filter; /* NULL: every matched instance */
+  void *filter_ctx;
 } compiled_path;
 
 struct pd_selection {
@@ -173,6 +175,14 @@ void pd_selection_set_names(pd_selection *sel, const pd_names *names) {
 
 void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by) {
   sel->identity.pair_by = pair_by;
+}
+
+void pd_selection_set_instance_filter(pd_selection *sel, size_t path_id,
+                                      pd_instance_filter filter, void *ctx) {
+  if (path_id < sel->path_count) {
+    sel->paths[path_id].filter = filter;
+    sel->paths[path_id].filter_ctx = ctx;
+  }
 }
 
 void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt) {
@@ -360,33 +370,6 @@ static bool instance_matches(const compiled_path *cp, pd_snapshot *snap,
   return pd_name_casecmp(cp->instance_pattern, full) == 0;
 }
 
-/* Canonical "\Object(instance)\Counter", from strings of known lengths. */
-typedef struct sized {
-  const char *s;
-  size_t len;
-} sized;
-
-static const char *canonical_path(pd_selection *sel, sized object,
-                                  sized instance, sized counter) {
-  char *s =
-      pd_text_alloc(&sel->text, object.len + instance.len + counter.len + 6);
-  if (s == NULL)
-    return NULL;
-  char *p = s;
-  *p++ = '\\';
-  memcpy(p, object.s, object.len);
-  p += object.len;
-  if (instance.s != NULL) {
-    *p++ = '(';
-    memcpy(p, instance.s, instance.len);
-    p += instance.len;
-    *p++ = ')';
-  }
-  *p++ = '\\';
-  memcpy(p, counter.s, counter.len + 1);
-  return s;
-}
-
 /* The older sample's instance paired with newer's instance i of obj
  * (NULL: none, a first sample); pairs the whole object on first use. */
 static pd_status older_instance(pd_selection *sel, pd_snapshot *older,
@@ -419,6 +402,19 @@ static pd_status older_instance(pd_selection *sel, pd_snapshot *older,
   if (pair[i] >= 0)
     *old_inst = &old->instances[pair[i]];
   return PD_OK;
+}
+
+/* The path's filter on instance i (full: its full name, NULL when single):
+ * 1 keep, 0 leave out, -1 out of memory. */
+static int filter_keeps(const compiled_path *cp, size_t path_id,
+                        pd_snapshot *snap, const pd_object *obj, uint32_t i,
+                        const char *full) {
+  if (cp->filter == NULL)
+    return 1;
+  const char *base = full ? pd_instance_base_name(snap, obj, i) : "";
+  if (base == NULL)
+    return -1;
+  return cp->filter(cp->filter_ctx, path_id, full ? full : "", base);
 }
 
 /* The counters path cp names in obj, into sel->counters: once per object,
@@ -487,6 +483,12 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
     if (!exact && !instance_matches(cp, newer, obj, i, full ? full : ""))
       continue;
+    int keep = filter_keeps(cp, path_id, newer, obj, i, full);
+    if (keep <= 0) {
+      if (keep < 0)
+        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+      continue;
+    }
     const pd_instance *old_inst = NULL;
     if (old != NULL) {
       pd_status s = older_instance(sel, older, old, newer, obj, obj_pos, i,
@@ -529,9 +531,10 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
           (m->name = display_name(sel, def->name_index)) != NULL)
         m->name_len = strlen(m->name);
       r->counter = m->name;
-      r->path = r->counter ? canonical_path(sel, object_name, instance_text,
-                                            (sized){m->name, m->name_len})
-                           : NULL;
+      r->path = r->counter
+                    ? pd_text_path(&sel->text, object_name, instance_text,
+                                   (sized){m->name, m->name_len})
+                    : NULL;
       if (r->path == NULL)
         return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
       r->object_index = obj->name_index;

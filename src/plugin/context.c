@@ -28,8 +28,14 @@ void wp_ctx_free(void *ctx) {
     wp_buffer_free(&c->buf[i]);
     pd_snapshot_free(c->snap[i]);
   }
-  wp_counters_free(&c->counters);
+  for (size_t i = 0; c->rt != NULL && i < c->counters.count; i++)
+    wp_card_free(c->rt[i].card);
   free(c->rt);
+  for (size_t i = 0; c->paths != NULL && i < c->path_count; i++)
+    free(c->paths[i].object);
+  free(c->paths);
+  wp_agg_free(&c->agg);
+  wp_counters_free(&c->counters);
   free(c->counters_file);
   free(c->replay_dir);
   free(c->host);

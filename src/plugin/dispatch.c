@@ -42,12 +42,12 @@ static bool to_value(const pd_result *r, bool raw, double scale, int ds_type,
   return true;
 }
 
-bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
-  if (r->path_id >= c->counters.count)
-    return false;
-  const wp_counter_entry *e = &c->counters.entries[r->path_id];
-  const wp_entry_rt *rt = &c->rt[r->path_id];
-  bool raw = e->raw >= 0 ? e->raw == 1 : c->opt.raw_mode;
+/* r (its value already in the mode `raw` says) through the naming rule
+ * of its path to collectd. */
+static bool dispatch(const wp_ctx *c, const pd_result *r, bool raw) {
+  const wp_path_ref *ref = &c->paths[r->path_id];
+  const wp_counter_entry *e = &c->counters.entries[ref->entry];
+  const wp_entry_rt *rt = &c->rt[ref->entry];
   /* Formatted: only a computed value. Raw: the raw reading exists whatever
    * the pair's status, except for text and unknown types. */
   bool usable = raw ? r->status != PD_VALUE_NOT_NUMERIC &&
@@ -78,9 +78,27 @@ bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
   sstrncpy(vl.plugin, PLUGIN, sizeof(vl.plugin));
   wp_name_plugin_instance(vl.plugin_instance, sizeof(vl.plugin_instance),
                           r->object, r->instance, e->plugin_instance,
-                          e->instance_has_wildcard);
+                          ref->instance_has_wildcard);
   wp_name_type_instance(vl.type_instance, sizeof(vl.type_instance), r->counter,
-                        e->type_instance, e->counter_has_wildcard);
+                        e->type_instance, ref->counter_has_wildcard);
   sstrncpy(vl.type, type, sizeof(vl.type));
   return plugin_dispatch_values(&vl) == 0;
+}
+
+bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
+  if (r->path_id >= c->path_count)
+    return false;
+  const wp_counter_entry *e = &c->counters.entries[c->paths[r->path_id].entry];
+  return dispatch(c, r, e->raw >= 0 ? e->raw == 1 : c->opt.raw_mode);
+}
+
+bool wp_dispatch_aggregate(const wp_ctx *c, const pd_result *r,
+                           const char *instance, double value) {
+  if (r->path_id >= c->path_count)
+    return false;
+  pd_result agg = *r;
+  agg.instance = instance;
+  agg.value = value;
+  agg.status = PD_VALUE_OK;
+  return dispatch(c, &agg, false);
 }

@@ -12,4 +12,11 @@
  * a numeric counter; counter and absolute types cannot carry negatives). */
 bool wp_dispatch_result(const wp_ctx *c, const pd_result *r);
 
+/* Dispatch an aggregate (CountersFile `aggregate`): r's names and type with
+ * `instance` (the base name) and the computed `value`, always as a
+ * formatted value (an aggregate folds computed values, whatever ValueMode
+ * says). Returns whether a value was dispatched. */
+bool wp_dispatch_aggregate(const wp_ctx *c, const pd_result *r,
+                           const char *instance, double value);
+
 #endif

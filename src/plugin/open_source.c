@@ -48,8 +48,7 @@ int wp_ctx_start(wp_ctx *c) {
     ERROR(PLUGIN ": out of memory");
     return -1;
   }
-  if (wp_counters_select(&c->counters, c->counters_file, &c->opt.calc, &c->sel,
-                         &c->rt) != 0)
+  if (wp_counters_select(c) != 0)
     return -1;
   pd_selection_set_pairing(c->sel, c->opt.pair_by);
   return wp_ctx_open_source(c);

@@ -8,7 +8,6 @@
  */
 #include "read.h"
 #include "counters.h"
-#include "dispatch.h"
 #include "host.h"
 #include "name_table.h"
 
@@ -90,10 +89,13 @@ static bool collect(wp_ctx *c, const char *query, int n) {
 static bool evaluate(wp_ctx *c, int n, const pd_result **res, size_t *count) {
   pd_error perr = {0};
   pd_snapshot *older = c->have_older ? c->snap[n ^ 1] : NULL;
-  if (pd_decode(c->snap[n], c->buf[n].data, c->buf[n].len, NULL, &perr) !=
-          PD_OK ||
-      pd_selection_evaluate(c->sel, older, c->snap[n], res, count, &perr) !=
-          PD_OK) {
+  pd_status st =
+      pd_decode(c->snap[n], c->buf[n].data, c->buf[n].len, NULL, &perr);
+  if (st == PD_OK) {
+    wp_counters_begin(c, c->snap[n]); /* alternatives, filters */
+    st = pd_selection_evaluate(c->sel, older, c->snap[n], res, count, &perr);
+  }
+  if (st != PD_OK) {
     ERROR(PLUGIN ": %s: %s (%s); interval skipped", wp_ctx_where(c),
           perr.message, pd_status_name(perr.status));
     c->failing = true;
@@ -117,8 +119,7 @@ int wp_read_interval(wp_ctx *c) {
   size_t count = 0;
   if (!collect(c, query, n) || !evaluate(c, n, &res, &count))
     return 0;
-  for (size_t i = 0; i < count; i++)
-    wp_dispatch_result(c, &res[i]);
+  wp_counters_dispatch(c, res, count);
   if (wp_counters_check_matches(c))
     wp_names_load(c, false); /* an unknown index may be new: rate-limited */
   c->have_older = true;
