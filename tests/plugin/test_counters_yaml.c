@@ -52,6 +52,18 @@ static void check_exact(const char *text, const char *want, const char *name) {
   IS_STR(err, want, "%s: the message", name);
 }
 
+/* text parses into `count` entries (else the list is freed). */
+static bool parses(const char *text, wp_counter_list *list, size_t count,
+                   const char *name) {
+  int rc = parse(text, list);
+  IS_INT(rc, 0, "%s parse", name);
+  if (rc == 0 && list->count == count)
+    return true;
+  tap_diag("  error: %s (%zu entries)", err, list->count);
+  wp_counters_free(list);
+  return false;
+}
+
 /* Alternatives and cardinality keys (doc/collectd-winperf.5). */
 static void test_cardinality(void) {
   const char *text =
@@ -68,13 +80,8 @@ static void test_cardinality(void) {
       "- {path: \\A(*)\\B, aggregate: sum, total: include, raw: false}\n"
       "- {path: \\A(*)\\B, aggregate: min, max_instances: 1}\n";
   wp_counter_list list;
-  int rc = parse(text, &list);
-  IS_INT(rc, 0, "cardinality keys parse");
-  if (rc != 0 || list.count != 4) {
-    tap_diag("  error: %s (%zu entries)", err, list.count);
-    wp_counters_free(&list);
+  if (!parses(text, &list, 4, "cardinality keys"))
     return;
-  }
   const wp_counter_entry *e = list.entries;
   IS_STR(e[0].path, "\\Prozess(*)\\Arbeitsseite", "path list: the first path");
   IS_INT(e[0].alt_count, 2, "path list: two alternatives");
