@@ -2,6 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "capture.h"
+#include "encoder.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -120,4 +121,22 @@ uint64_t cap_rand(uint64_t *state) {
 int64_t cap_between(uint64_t *state, int64_t lo, int64_t hi) {
   uint64_t span = (uint64_t)(hi - lo) + 1;
   return lo + (int64_t)(cap_rand(state) % span);
+}
+
+enc_blob *cap_sample_new(const char *system_name, int64_t t0, int k) {
+  uint16_t st[8];
+  enc_blob *b = enc_new(system_name);
+  cap_system_time(t0 + k, st);
+  enc_set_system_time(b, st);
+  enc_set_clock(b, 1000000000 + (int64_t)k * 10000000, 10000000,
+                cap_filetime(t0 + k));
+  return b;
+}
+
+void cap_sample_write(const char *dir, int k, enc_blob *b) {
+  size_t len;
+  uint8_t *blob = enc_build(b, &len);
+  cap_write_blob(dir, (unsigned)k, blob, len);
+  free(blob);
+  enc_free(b);
 }

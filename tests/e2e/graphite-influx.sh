@@ -48,23 +48,7 @@ cat >"$E2E_DIR/winperf.yaml" <<'EOF'
 EOF
 
 cat >"$E2E_DIR/collectd.conf" <<EOF
-Hostname "e2e-collectd"
-FQDNLookup false
-BaseDir "$E2E_DIR"
-PIDFile "$E2E_DIR/collectd.pid"
-PluginDir "$E2E_PLUGIN_DIR"
-TypesDB "/usr/share/collectd/types.db"
-Interval 0.25
-MaxReadInterval 1
-
-$(e2e_conf_logfile_graphite)
-
-<LoadPlugin network>
-  FlushInterval 1
-</LoadPlugin>
-<Plugin network>
-  Server "127.0.0.1" "$INFLUX_COLLECTD"
-</Plugin>
+$(e2e_conf_servers e2e-collectd)
 
 LoadPlugin winperf
 <Plugin winperf>

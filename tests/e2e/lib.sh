@@ -237,6 +237,31 @@ LoadPlugin logfile
 EOF
 }
 
+# e2e_conf_servers HOSTNAME: collectd.conf's global lines (1 s flushes, a
+# 0.25 s interval), the log and write_graphite (e2e_conf_logfile_graphite)
+# and the network plugin to InfluxDB's collectd input (e2e_start_influx).
+e2e_conf_servers() {
+  cat <<EOF
+Hostname "$1"
+FQDNLookup false
+BaseDir "$E2E_DIR"
+PIDFile "$E2E_DIR/collectd.pid"
+PluginDir "$E2E_PLUGIN_DIR"
+TypesDB "/usr/share/collectd/types.db"
+Interval 0.25
+MaxReadInterval 1
+
+$(e2e_conf_logfile_graphite)
+
+<LoadPlugin network>
+  FlushInterval 1
+</LoadPlugin>
+<Plugin network>
+  Server "127.0.0.1" "$INFLUX_COLLECTD"
+</Plugin>
+EOF
+}
+
 e2e_whisper_fetch() {
   /usr/bin/whisper-fetch --from="$2" --until="$3" "$1"
 }
