@@ -12,6 +12,8 @@
 #define RE_FLAGS (REG_EXTENDED | REG_ICASE | REG_NOSUB)
 /* Most instances max_instances may name (far above any real object). */
 #define WP_CARD_MAX_CAP 1000000000UL
+/* Longest regular expression (a bound on what regcomp builds). */
+#define WP_CARD_MAX_RE 1000
 
 struct wp_card {
   regex_t include, exclude;
@@ -37,6 +39,13 @@ static int set_regex(char **dst, const char *key, const char *text, size_t len,
              "expected a regular expression for '%s', got an empty value", key);
     return -1;
   }
+  if (len > WP_CARD_MAX_RE) {
+    snprintf(why, whylen,
+             "expected a regular expression of at most %d bytes for '%s', got "
+             "%u bytes",
+             WP_CARD_MAX_RE, key, (unsigned)len);
+    return -1;
+  }
   regex_t re;
   int rc = regcomp(&re, text, RE_FLAGS);
   if (rc != 0) {
@@ -56,11 +65,11 @@ static int set_regex(char **dst, const char *key, const char *text, size_t len,
 /* A whole number 1 .. WP_CARD_MAX_CAP written plainly. */
 static int set_max(wp_card_config *e, const char *text, bool plain, char *why,
                    size_t whylen) {
-  unsigned long v = 0;
+  uint64_t v = 0; /* 64 bits: unsigned long is 32 on Windows */
   bool ok = plain && *text != '\0';
   for (const char *p = text; ok && *p; p++) {
     ok = *p >= '0' && *p <= '9';
-    v = v * 10 + (unsigned long)(*p - '0');
+    v = v * 10 + (uint64_t)(*p - '0');
     ok = ok && v <= WP_CARD_MAX_CAP;
   }
   if (!ok || v == 0) {
@@ -70,7 +79,7 @@ static int set_max(wp_card_config *e, const char *text, bool plain, char *why,
              WP_CARD_MAX_CAP, text);
     return -1;
   }
-  e->max_instances = v;
+  e->max_instances = (unsigned long)v;
   return 0;
 }
 

@@ -129,6 +129,15 @@ static void test_cardinality(void) {
               "t.yaml:2:12: expected a POSIX extended regular expression for "
               "'exclude', got 'a{2,1}' (Invalid content of \\{\\})",
               "invalid exclude regex");
+  static char long_re[1100];
+  memset(long_re, 'a', 1001);
+  char long_yaml[1200];
+  snprintf(long_yaml, sizeof long_yaml, "- path: \\A(*)\\B\n  include: %s\n",
+           long_re);
+  check_exact(long_yaml,
+              "t.yaml:2:12: expected a regular expression of at most 1000 "
+              "bytes for 'include', got 1001 bytes",
+              "a regex too long");
   check_exact("- path: \\A(*)\\B\n  exclude: ''\n",
               "t.yaml:2:12: expected a regular expression for 'exclude', got "
               "an empty value",
