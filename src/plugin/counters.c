@@ -97,8 +97,10 @@ static int add_paths(wp_ctx *c, const char *file, pd_selection *sel,
     rt[i].first_path = n;
     rt[i].active = e->alt_count > 0 ? -1 : 0;
     if (wp_card_wanted(&e->card) &&
-        (rt[i].card = wp_card_new(&e->card)) == NULL)
+        (rt[i].card = wp_card_new(&e->card)) == NULL) {
+      ERROR(PLUGIN ": out of memory");
       return -1;
+    }
     for (size_t a = 0; a <= e->alt_count; a++, n++) {
       wp_path_ref *ref = &paths[n];
       *ref = (wp_path_ref){.c = c, .entry = i, .alt = a};

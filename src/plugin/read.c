@@ -36,7 +36,11 @@ static bool ready(wp_ctx *c) {
 static const char *resolve_query(wp_ctx *c) {
   size_t unresolved = 0;
   const char *query = pd_selection_query(c->sel, &unresolved);
+  /* An unresolved path is worth a reload while nothing resolves or an
+   * entry matches nothing: a localized alternative the English one stands
+   * in for is not (counters.h). */
   if (query != NULL && unresolved > 0 &&
+      (*query == '\0' || wp_counters_unmatched(c) > 0) &&
       wp_names_load(c, false)) /* rate-limited */
     query = pd_selection_query(c->sel, &unresolved);
   if (query == NULL) {
