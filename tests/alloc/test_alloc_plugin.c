@@ -20,6 +20,7 @@
  */
 #include "context.h"
 #include "counters.h"
+#include "name_table.h"
 #include "open_source.h"
 #include "read.h"
 
@@ -53,6 +54,7 @@ static struct {
   int ndisp;
   bool oom[4]; /* an "out of memory" line was logged in that phase */
   char last_err[512];
+  char last_using[512]; /* the last "using path" line */
 } rec;
 
 static data_source_t ds_gauge = {"value", DS_TYPE_GAUGE, 0, NAN};
@@ -90,6 +92,8 @@ void plugin_log(int level, const char *format, ...) {
     rec.oom[rec.phase] = true;
   if (level <= LOG_WARNING)
     snprintf(rec.last_err, sizeof rec.last_err, "%s", line);
+  if (strstr(line, "using path") != NULL)
+    snprintf(rec.last_using, sizeof rec.last_using, "%s", line);
 }
 
 int plugin_dispatch_values(value_list_t const *vl) {
@@ -160,21 +164,16 @@ static void write_sample(const char *dir, const char *name, int64_t t100,
   free(blob);
 }
 
-static void write_capture(fixture *f) {
-  snprintf(f->dir, sizeof f->dir, "/tmp/test_alloc_plugin.%ld", (long)getpid());
-  if (mkdir(f->dir, 0700) != 0) {
-    printf("Bail out! cannot create %s\n", f->dir);
-    exit(1);
-  }
-  write_sample(f->dir, "1.blob", T0, 5000000, 42, false);
-  write_sample(f->dir, "2.blob", T0 + 10000000, 12500000, 42, false);
-  write_sample(f->dir, "3.blob", T0 + 30000000, 30500000, 43, true);
+/* names.multisz: the Counter table, with or without "10 Queue". */
+static void write_names(const char *dir, bool queue) {
   static const char *const names[] = {"1",  "12",        "2",  "System",
                                       "6",  "Processes", "8",  "% Busy Time",
                                       "10", "Queue",     "12", "Items"};
   uint8_t table[512];
   size_t n = 0;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (!queue && (i == 8 || i == 9))
+      continue;
     for (const char *p = names[i]; *p; p++) { /* ASCII -> UTF-16LE */
       table[n++] = (uint8_t)*p;
       table[n++] = 0;
@@ -184,7 +183,19 @@ static void write_capture(fixture *f) {
   }
   table[n++] = 0;
   table[n++] = 0;
-  write_file(f->dir, "names.multisz", table, n);
+  write_file(dir, "names.multisz", table, n);
+}
+
+static void write_capture(fixture *f) {
+  snprintf(f->dir, sizeof f->dir, "/tmp/test_alloc_plugin.%ld", (long)getpid());
+  if (mkdir(f->dir, 0700) != 0) {
+    printf("Bail out! cannot create %s\n", f->dir);
+    exit(1);
+  }
+  write_sample(f->dir, "1.blob", T0, 5000000, 42, false);
+  write_sample(f->dir, "2.blob", T0 + 10000000, 12500000, 42, false);
+  write_sample(f->dir, "3.blob", T0 + 30000000, 30500000, 43, true);
+  write_names(f->dir, true);
   /* The Queue entry goes through every cardinality step: the first of
    * its alternatives (object 99) is not in the answer, the filter keeps
    * both instances (its decisions are allocated once per name), the
@@ -282,6 +293,52 @@ static failalloc_result op_read(void *ctx, char *why, size_t whylen) {
   return res == FA_SUCCESS ? check_values(f, why, whylen) : res;
 }
 
+/* Alternatives chosen again when the names table changes: without
+ * "Queue" in the table the entry uses its second path (System
+ * Processes, 42); after a reload with it, its first (Queue(_Total) Items,
+ * 7), and that is logged. */
+static void test_alternatives(fixture *f) {
+  static const char yaml[] =
+      "- path: ['\\Queue(*)\\Items', '\\System\\Processes']\n";
+  write_file(f->dir, "alt.yaml", yaml, sizeof yaml - 1);
+  write_names(f->dir, false);
+  memset(&rec, 0, sizeof rec);
+  rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
+  wp_ctx *c = wp_ctx_new(WP_SOURCE_REPLAY);
+  char file[160];
+  snprintf(file, sizeof file, "%s/alt.yaml", f->dir);
+  c->counters_file = strdup(file);
+  c->replay_dir = strdup(f->dir);
+  c->replay_loop = false;
+  bool started = wp_counters_read(c, &c->counters) == 0 && wp_ctx_start(c) == 0;
+  OK(started, "alternatives: the context starts");
+  rec.phase = 1;
+  if (started)
+    wp_read_interval(c);
+  write_names(f->dir, true);
+  rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
+  rec.phase = 2;
+  if (started) {
+    wp_names_load(c, true);
+    wp_read_interval(c);
+  }
+  char got[512] = "";
+  for (int i = 0; i < rec.ndisp; i++)
+    snprintf(got + strlen(got), sizeof got - strlen(got), "%d %s\n",
+             rec.disp_phase[i], rec.disp[i]);
+  IS_STR(got,
+         "1 testhost/winperf/System-gauge/Processes=42.000000\n"
+         "2 testhost/winperf/Queue-_Total-gauge/Items=7.000000\n",
+         "alternatives: the second path, then the first once the names "
+         "table has its object");
+  char want[256];
+  snprintf(want, sizeof want,
+           "winperf: %s/alt.yaml:1:3: using path 1 of 2, \\Queue(*)\\Items",
+           f->dir);
+  IS_STR(rec.last_using, want, "alternatives: the change is logged");
+  wp_ctx_free(c);
+}
+
 int main(void) {
   static fixture f;
   write_capture(&f);
@@ -336,14 +393,17 @@ int main(void) {
   wp_ctx_free(c);
   IS_INT(steady, 0, "intervals 7-12 of a looping replay allocate nothing");
 
+  test_alternatives(&f);
+
   failalloc_tap_sweep("replay context, 3 intervals", op_read, &f,
                       "each fails the start or logs \"out of memory\" in "
                       "the interval, and dispatches only reference values",
                       NULL, NULL);
 
   char path[160];
-  static const char *const files[] = {"1.blob", "2.blob", "3.blob",
-                                      "names.multisz", "counters.yaml"};
+  static const char *const files[] = {"1.blob",        "2.blob",
+                                      "3.blob",        "names.multisz",
+                                      "counters.yaml", "alt.yaml"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     snprintf(path, sizeof path, "%s/%s", f.dir, files[i]);
     unlink(path);
