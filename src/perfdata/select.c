@@ -308,32 +308,6 @@ static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
   return name != NULL && pd_name_casecmp(cp->path.counter, name) == 0;
 }
 
-/* The clocks of a sample of obj; value and base are per counter. */
-static void clock_template(const pd_snapshot *snap, const pd_object *obj,
-                           pd_sample *s) {
-  const pd_header *h = pd_snapshot_header(snap);
-  memset(s, 0, sizeof *s);
-  s->perf_time = h->perf_time;
-  s->perf_freq = h->perf_freq;
-  s->perf_time_100ns = h->perf_time_100ns;
-  s->object_time = obj->perf_time;
-  s->object_freq = obj->perf_freq;
-}
-
-/* pd_snapshot_sample into a clock_template, reading the base only for the
- * types that have one. */
-static void sample_of(const pd_snapshot *snap, const pd_object *obj,
-                      const pd_instance *inst, uint32_t c, bool needs_base,
-                      pd_sample *s) {
-  if (needs_base) {
-    pd_snapshot_sample(snap, obj, inst, c, s);
-    return;
-  }
-  s->value = pd_counter_raw(snap, inst, &obj->counters[c]);
-  s->base = 0;
-  s->has_base = false;
-}
-
 static pd_result *next_result(pd_selection *sel) {
   if (sel->result_count == sel->result_cap) {
     size_t cap = sel->result_cap ? sel->result_cap * 2 : 64;
@@ -461,9 +435,9 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
   int32_t id_pos[PD_ID_KINDS];
   pd_identity_positions(&sel->identity, obj, obj_pos, id_pos);
   pd_sample now, before;
-  clock_template(newer, obj, &now);
+  pd_sample_clocks(newer, obj, &now);
   if (old != NULL)
-    clock_template(older, old, &before);
+    pd_sample_clocks(older, old, &before);
   bool exact = cp->instance_pattern != NULL &&
                !cp->path.instance_has_wildcard && obj->num_instances != -1;
   uint32_t first = 0, end = obj->instance_count;
@@ -514,11 +488,12 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
           return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
         object_name.len = strlen(object_name.s);
       }
-      sample_of(newer, obj, &obj->instances[i], c, m->props.needs_base, &now);
+      pd_sample_read(newer, obj, &obj->instances[i], c, m->props.needs_base,
+                     &now);
       const pd_sample *prev = NULL;
       if (old_inst != NULL && m->old_pos != UINT32_MAX) {
-        sample_of(older, old, old_inst, m->old_pos, m->props.needs_base,
-                  &before);
+        pd_sample_read(older, old, old_inst, m->old_pos, m->props.needs_base,
+                       &before);
         prev = &before;
       }
       pd_result *r = next_result(sel);
