@@ -443,6 +443,18 @@ void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by);
  * unknown path_id or mode. */
 bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
                                    pd_pair_by pair_by);
+/* An instance filter: called by pd_selection_evaluate once per instance a
+ * path's pattern matches, before anything is computed or named for it,
+ * with its full and base names (pd_instance_full_name / _base_name; both ""
+ * for a single-instance object). Returns 1 to keep the instance, 0 to leave
+ * it out (nothing computed, not reported under this path; a later path may
+ * still report it), -1 when out of memory (the evaluation fails with
+ * PD_E_NOMEM). */
+typedef int (*pd_instance_filter)(void *ctx, size_t path_id,
+                                  const char *full_name, const char *base_name);
+/* Set (or with NULL clear) path_id's filter; ctx is handed back. */
+void pd_selection_set_instance_filter(pd_selection *sel, size_t path_id,
+                                      pd_instance_filter filter, void *ctx);
 /* The object index list a query needs, e.g. "238 2 4" (ascending, unique).
  * Paths whose object name does not resolve are left out; *unresolved gets
  * how many (may be NULL). Returns selection-owned storage, or NULL when

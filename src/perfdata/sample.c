@@ -3,6 +3,8 @@
  */
 #include "snapshot.h"
 
+#include <string.h>
+
 /* format.md 3: "Multi item count B: from a following PERF_COUNTER_MULTI_BASE
  * definition if there is one, else the DWORD right after the 8-byte value
  * (CounterOffset + 8)." Other base-using types take the next definition,
@@ -43,4 +45,30 @@ void pd_snapshot_sample(const pd_snapshot *snap, const pd_object *obj,
   out->perf_time_100ns = snap->header.perf_time_100ns;
   out->object_time = obj->perf_time;
   out->object_freq = obj->perf_freq;
+}
+
+/* The clocks of a sample of obj; value and base are per counter. */
+void pd_sample_clocks(const pd_snapshot *snap, const pd_object *obj,
+                      pd_sample *s) {
+  const pd_header *h = pd_snapshot_header(snap);
+  memset(s, 0, sizeof *s);
+  s->perf_time = h->perf_time;
+  s->perf_freq = h->perf_freq;
+  s->perf_time_100ns = h->perf_time_100ns;
+  s->object_time = obj->perf_time;
+  s->object_freq = obj->perf_freq;
+}
+
+/* pd_snapshot_sample into a pd_sample_clocks template, reading the base only
+ * for the types that have one. */
+void pd_sample_read(const pd_snapshot *snap, const pd_object *obj,
+                    const pd_instance *inst, uint32_t c, bool needs_base,
+                    pd_sample *s) {
+  if (needs_base) {
+    pd_snapshot_sample(snap, obj, inst, c, s);
+    return;
+  }
+  s->value = pd_counter_raw(snap, inst, &obj->counters[c]);
+  s->base = 0;
+  s->has_base = false;
 }

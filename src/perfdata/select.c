@@ -33,9 +33,11 @@ typedef struct compiled_path {
   size_t object_count;
   uint32_t numeric_object; /* when path.object_is_index */
   uint32_t numeric_counter;
-  bool all_instances; /* "(*)": every instance, no matching needed */
-  int pair_by;        /* pd_pair_by, or -1: the selection's */
-  size_t matches;     /* counters matched in the last evaluation */
+  bool all_instances;        /* "(*)": every instance, no matching needed */
+  int pair_by;               /* pd_pair_by, or -1: the selection's */
+  size_t matches;            /* counters matched in the last evaluation */
+  pd_instance_filter filter; /* NULL: every matched instance */
+  void *filter_ctx;
 } compiled_path;
 
 struct pd_selection {
@@ -181,6 +183,14 @@ bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
   return true;
 }
 
+void pd_selection_set_instance_filter(pd_selection *sel, size_t path_id,
+                                      pd_instance_filter filter, void *ctx) {
+  if (path_id < sel->path_count) {
+    sel->paths[path_id].filter = filter;
+    sel->paths[path_id].filter_ctx = ctx;
+  }
+}
+
 void pd_selection_set_options(pd_selection *sel, const pd_calc_options *opt) {
   if (opt != NULL)
     sel->options = *opt;
@@ -304,32 +314,6 @@ static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
   return name != NULL && pd_name_casecmp(cp->path.counter, name) == 0;
 }
 
-/* The clocks of a sample of obj; value and base are per counter. */
-static void clock_template(const pd_snapshot *snap, const pd_object *obj,
-                           pd_sample *s) {
-  const pd_header *h = pd_snapshot_header(snap);
-  memset(s, 0, sizeof *s);
-  s->perf_time = h->perf_time;
-  s->perf_freq = h->perf_freq;
-  s->perf_time_100ns = h->perf_time_100ns;
-  s->object_time = obj->perf_time;
-  s->object_freq = obj->perf_freq;
-}
-
-/* pd_snapshot_sample into a clock_template, reading the base only for the
- * types that have one. */
-static void sample_of(const pd_snapshot *snap, const pd_object *obj,
-                      const pd_instance *inst, uint32_t c, bool needs_base,
-                      pd_sample *s) {
-  if (needs_base) {
-    pd_snapshot_sample(snap, obj, inst, c, s);
-    return;
-  }
-  s->value = pd_counter_raw(snap, inst, &obj->counters[c]);
-  s->base = 0;
-  s->has_base = false;
-}
-
 static pd_result *next_result(pd_selection *sel) {
   if (sel->result_count == sel->result_cap) {
     size_t cap = sel->result_cap ? sel->result_cap * 2 : 64;
@@ -366,31 +350,17 @@ static bool instance_matches(const compiled_path *cp, pd_snapshot *snap,
   return pd_name_casecmp(cp->instance_pattern, full) == 0;
 }
 
-/* Canonical "\Object(instance)\Counter", from strings of known lengths. */
-typedef struct sized {
-  const char *s;
-  size_t len;
-} sized;
-
-static const char *canonical_path(pd_selection *sel, sized object,
-                                  sized instance, sized counter) {
-  char *s =
-      pd_text_alloc(&sel->text, object.len + instance.len + counter.len + 6);
-  if (s == NULL)
-    return NULL;
-  char *p = s;
-  *p++ = '\\';
-  memcpy(p, object.s, object.len);
-  p += object.len;
-  if (instance.s != NULL) {
-    *p++ = '(';
-    memcpy(p, instance.s, instance.len);
-    p += instance.len;
-    *p++ = ')';
-  }
-  *p++ = '\\';
-  memcpy(p, counter.s, counter.len + 1);
-  return s;
+/* The path's filter on instance i (full: its full name, NULL when single):
+ * 1 keep, 0 leave out, -1 out of memory. */
+static int filter_keeps(const compiled_path *cp, size_t path_id,
+                        pd_snapshot *snap, const pd_object *obj, uint32_t i,
+                        const char *full) {
+  if (cp->filter == NULL)
+    return 1;
+  const char *base = full ? pd_instance_base_name(snap, obj, i) : "";
+  if (base == NULL)
+    return -1;
+  return cp->filter(cp->filter_ctx, path_id, full ? full : "", base);
 }
 
 /* The counters path cp names in obj, into sel->counters: once per object,
@@ -437,9 +407,9 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
   int32_t id_pos[PD_ID_KINDS];
   pd_identity_positions(&sel->identity, obj, obj_pos, id_pos);
   pd_sample now, before;
-  clock_template(newer, obj, &now);
+  pd_sample_clocks(newer, obj, &now);
   if (old != NULL)
-    clock_template(older, old, &before);
+    pd_sample_clocks(older, old, &before);
   bool exact = cp->instance_pattern != NULL &&
                !cp->path.instance_has_wildcard && obj->num_instances != -1;
   pd_pair_by pair_by =
@@ -461,6 +431,12 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
       return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
     if (!exact && !instance_matches(cp, newer, obj, i, full ? full : ""))
       continue;
+    int keep = filter_keeps(cp, path_id, newer, obj, i, full);
+    if (keep <= 0) {
+      if (keep < 0)
+        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+      continue;
+    }
     const pd_instance *old_inst = NULL;
     const char *id_base = NULL;
     pd_status s =
@@ -491,11 +467,12 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
           return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
         object_name.len = strlen(object_name.s);
       }
-      sample_of(newer, obj, &obj->instances[i], c, m->props.needs_base, &now);
+      pd_sample_read(newer, obj, &obj->instances[i], c, m->props.needs_base,
+                     &now);
       const pd_sample *prev = NULL;
       if (old_inst != NULL && m->old_pos != UINT32_MAX) {
-        sample_of(older, old, old_inst, m->old_pos, m->props.needs_base,
-                  &before);
+        pd_sample_read(older, old, old_inst, m->old_pos, m->props.needs_base,
+                       &before);
         prev = &before;
       }
       pd_result *r = next_result(sel);
@@ -508,9 +485,10 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
           (m->name = display_name(sel, def->name_index)) != NULL)
         m->name_len = strlen(m->name);
       r->counter = m->name;
-      r->path = r->counter ? canonical_path(sel, object_name, instance_text,
-                                            (sized){m->name, m->name_len})
-                           : NULL;
+      r->path = r->counter
+                    ? pd_text_path(&sel->text, object_name, instance_text,
+                                   (sized){m->name, m->name_len})
+                    : NULL;
       if (r->path == NULL)
         return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
       r->object_index = obj->name_index;

@@ -89,4 +89,14 @@ bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj);
  * of its full name), 0 when not known to be, -1 out of memory. */
 int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj);
 
+/* The clocks of a sample of obj (the header's and the object's), value and
+ * base zero: filled per counter by pd_sample_read. */
+void pd_sample_clocks(const pd_snapshot *snap, const pd_object *obj,
+                      pd_sample *s);
+/* Counter c of obj in inst into s (pd_snapshot_sample; without the base
+ * when the type has none, the common case, cheaper). */
+void pd_sample_read(const pd_snapshot *snap, const pd_object *obj,
+                    const pd_instance *inst, uint32_t c, bool needs_base,
+                    pd_sample *s);
+
 #endif

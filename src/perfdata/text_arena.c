@@ -74,3 +74,23 @@ void pd_text_free(pd_text_arena *arena) {
     free(c);
   }
 }
+
+const char *pd_text_path(pd_text_arena *arena, sized object, sized instance,
+                         sized counter) {
+  char *s = pd_text_alloc(arena, object.len + instance.len + counter.len + 6);
+  if (s == NULL)
+    return NULL;
+  char *p = s;
+  *p++ = '\\';
+  memcpy(p, object.s, object.len);
+  p += object.len;
+  if (instance.s != NULL) {
+    *p++ = '(';
+    memcpy(p, instance.s, instance.len);
+    p += instance.len;
+    *p++ = ')';
+  }
+  *p++ = '\\';
+  memcpy(p, counter.s, counter.len + 1);
+  return s;
+}

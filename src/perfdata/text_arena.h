@@ -28,6 +28,17 @@ char *pd_text_dup(pd_text_arena *arena, const char *s, size_t len);
  * room for more than the `used` bytes it now holds). */
 void pd_text_trim(pd_text_arena *arena, const char *p, size_t used);
 void pd_text_reset(pd_text_arena *arena);
+
+/* A string of known length (not necessarily NUL-terminated before len). */
+typedef struct sized {
+  const char *s;
+  size_t len;
+} sized;
+
+/* Canonical "\Object(instance)\Counter" in the arena (no "(...)" when
+ * instance.s is NULL; counter.s NUL-terminated); NULL without memory. */
+const char *pd_text_path(pd_text_arena *arena, sized object, sized instance,
+                         sized counter);
 void pd_text_free(pd_text_arena *arena);
 
 #endif

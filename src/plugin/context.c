@@ -3,6 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "context.h"
+#include "counters.h"
 #include "replay.h"
 
 wp_ctx *wp_ctx_new(wp_source_kind kind) {
@@ -22,16 +23,17 @@ void wp_ctx_free(void *ctx) {
     return;
   if (c->src != NULL)
     c->src->destroy(c->src);
-  pd_selection_free(c->sel);
+  wp_counter_state st = {c->sel, c->rt, c->paths, c->path_count};
+  wp_counters_state_free(&st, c->counters.count);
   pd_names_free(c->names);
   wp_buffer_free(&c->names_buf);
   for (int i = 0; i < 2; i++) {
     wp_buffer_free(&c->buf[i]);
     pd_snapshot_free(c->snap[i]);
   }
-  wp_counters_free(&c->counters);
-  free(c->rt);
   free(c->clash_logged);
+  wp_agg_free(&c->agg);
+  wp_counters_free(&c->counters);
   free(c->counters_file);
   free(c->replay_dir);
   free(c->host);

@@ -16,7 +16,9 @@
 #include "collectd/core/daemon/collectd.h"
 #include "collectd/core/daemon/plugin.h"
 
+#include "aggregate.h"
 #include "backoff.h"
+#include "cardinality.h"
 #include "counters_yaml.h"
 #include "naming.h"
 #include "open.h"
@@ -44,7 +46,23 @@ typedef struct wp_entry_rt {
   const data_set_t *ds; /* the override type's data set, or NULL */
   bool warned_no_match;
   bool fresh; /* added by a reload, no sample taken with it yet: no value */
+  /* alternatives and cardinality (counters.c, cardinality.h) */
+  size_t first_path; /* its first path id; alternatives follow */
+  int active;        /* the alternative in use, -1: none yet */
+  wp_card *card;     /* include/exclude/total decisions; NULL: none */
+  bool capped;       /* max_instances bit in the last interval */
 } wp_entry_rt;
+
+/* A selection path id's entry and alternative (0: the entry's path). */
+typedef struct wp_path_ref {
+  struct wp_ctx *c;
+  size_t entry;
+  size_t alt;
+  bool instance_has_wildcard; /* the alternative's, for the naming rule */
+  bool counter_has_wildcard;
+  char *object; /* an alternative's object (name or index), to find it */
+  bool object_is_index;
+} wp_path_ref;
 
 /* What tells a changed CountersFile (reload.h). */
 typedef struct wp_file_id {
@@ -81,7 +99,12 @@ typedef struct wp_ctx {
   wp_counter_list counters;
   /* runtime */
   char read_name[DATA_MAX_NAME_LEN];
-  wp_entry_rt *rt; /* one per counters entry */
+  wp_entry_rt *rt;    /* one per counters entry */
+  wp_path_ref *paths; /* one per selection path id (counters.c) */
+  size_t path_count;
+  const pd_names *alt_names; /* the names the alternatives were chosen by */
+  size_t unmatched;          /* entries that matched nothing last interval */
+  wp_agg agg;                /* grouping storage for aggregate/max_instances */
   wp_source *src;
   pd_selection *sel;
   pd_names *names;

@@ -2,8 +2,11 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "counters.h"
+#include "dispatch.h"
 
 #include "diagnose.h"
+
+#include <string.h>
 
 int wp_counters_read(const wp_ctx *c, wp_counter_list *out) {
   wp_error err;
@@ -51,57 +54,148 @@ static int check_types(const wp_counter_list *list, const char *file,
   return 0;
 }
 
-static int add_paths(const wp_counter_list *list, const char *file,
-                     pd_selection *sel) {
+/* The filter of every path of an entry with alternatives or cardinality
+ * keys: only the alternative in use, then include/exclude/total. */
+static int path_filter(void *ctx, size_t path_id, const char *full,
+                       const char *base) {
+  (void)path_id;
+  const wp_path_ref *ref = ctx;
+  wp_entry_rt *rt = &ref->c->rt[ref->entry];
+  if (rt->active < 0 || (size_t)rt->active != ref->alt)
+    return 0;
+  return rt->card ? wp_card_keep(rt->card, full, base) : 1;
+}
+
+/* Path text and wildcard flags of alternative a of e (0: e's path). */
+static const char *alt_path(const wp_counter_entry *e, size_t a,
+                            wp_path_ref *ref) {
+  const wp_path_alt *alt = a > 0 ? &e->alts[a - 1] : NULL;
+  ref->instance_has_wildcard =
+      alt ? alt->instance_has_wildcard : e->instance_has_wildcard;
+  ref->counter_has_wildcard =
+      alt ? alt->counter_has_wildcard : e->counter_has_wildcard;
+  return alt ? alt->path : e->path;
+}
+
+/* An alternative's object, kept to find it in an answer. */
+static int keep_object(wp_path_ref *ref, const char *text) {
+  pd_path p;
+  pd_error perr = {0};
+  if (pd_path_parse(text, &p, &perr) != PD_OK)
+    return -1;
+  ref->object = strdup(p.object);
+  ref->object_is_index = p.object_is_index;
+  pd_path_clear(&p);
+  return ref->object ? 0 : -1;
+}
+
+/* Every path of every entry into the selection, in entry order (an entry's
+ * alternatives get consecutive ids); paths[id] says whose it is. */
+static int add_paths(wp_ctx *c, const wp_counter_list *list, const char *file,
+                     pd_selection *sel, wp_entry_rt *rt, wp_path_ref *paths) {
+  size_t n = 0;
   for (size_t i = 0; i < list->count; i++) {
     const wp_counter_entry *e = &list->entries[i];
-    size_t id = 0;
-    pd_error perr = {0};
-    if (pd_selection_add(sel, e->path, &id, &perr) != PD_OK || id != i) {
-      ERROR(PLUGIN ": %s:%u:%u: counter path \"%s\": %s", file, e->line,
-            e->column, e->path, perr.message);
+    bool filtered = e->alt_count > 0 || wp_card_wanted(&e->card);
+    rt[i].first_path = n;
+    rt[i].active = e->alt_count > 0 ? -1 : 0;
+    if (wp_card_wanted(&e->card) &&
+        (rt[i].card = wp_card_new(&e->card)) == NULL) {
+      ERROR(PLUGIN ": out of memory");
       return -1;
+    }
+    for (size_t a = 0; a <= e->alt_count; a++, n++) {
+      wp_path_ref *ref = &paths[n];
+      *ref = (wp_path_ref){.c = c, .entry = i, .alt = a};
+      const char *text = alt_path(e, a, ref);
+      size_t id = 0;
+      pd_error perr = {0};
+      if (pd_selection_add(sel, text, &id, &perr) != PD_OK || id != n ||
+          (e->alt_count > 0 && keep_object(ref, text) != 0)) {
+        ERROR(PLUGIN ": %s:%u:%u: counter path \"%s\": %s", file, e->line,
+              e->column, text,
+              perr.message[0] ? perr.message : "out of memory");
+        return -1;
+      }
+      if (filtered)
+        pd_selection_set_instance_filter(sel, id, path_filter, ref);
     }
   }
   return 0;
 }
 
-int wp_counters_select(const wp_counter_list *list, const char *file,
-                       const pd_calc_options *calc, pd_selection **sel_out,
-                       wp_entry_rt **rt_out) {
-  wp_entry_rt *rt = calloc(list->count, sizeof(*rt));
-  pd_selection *sel = pd_selection_new();
+static size_t path_total(const wp_counter_list *list) {
+  size_t n = 0;
+  for (size_t i = 0; i < list->count; i++)
+    n += 1 + list->entries[i].alt_count;
+  return n;
+}
+
+void wp_counters_state_free(wp_counter_state *st, size_t entries) {
+  for (size_t i = 0; st->rt != NULL && i < entries; i++)
+    wp_card_free(st->rt[i].card);
+  for (size_t i = 0; st->paths != NULL && i < st->path_count; i++)
+    free(st->paths[i].object);
+  free(st->rt);
+  free(st->paths);
+  pd_selection_free(st->sel);
+  memset(st, 0, sizeof *st);
+}
+
+/* Pairing: the block's, and an entry's own pair_by on all its paths. */
+static void set_pairing(const wp_ctx *c, const wp_counter_list *list,
+                        wp_counter_state *st) {
+  pd_selection_set_pairing(st->sel, c->opt.pair_by);
+  for (size_t i = 0; i < list->count; i++) {
+    const wp_counter_entry *e = &list->entries[i];
+    for (size_t a = 0; e->pair_by >= 0 && a <= e->alt_count; a++)
+      pd_selection_set_path_pairing(st->sel, st->rt[i].first_path + a,
+                                    (pd_pair_by)e->pair_by);
+  }
+}
+
+int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
+                      wp_counter_state *st) {
+  memset(st, 0, sizeof *st);
+  st->path_count = path_total(list);
+  st->rt = calloc(list->count ? list->count : 1, sizeof(*st->rt));
+  st->paths = calloc(st->path_count ? st->path_count : 1, sizeof(*st->paths));
+  st->sel = pd_selection_new();
   int status = 0;
-  if (rt == NULL || sel == NULL) {
+  if (st->rt == NULL || st->paths == NULL || st->sel == NULL) {
     ERROR(PLUGIN ": out of memory");
     status = -1;
   }
   if (status == 0)
-    status = check_types(list, file, rt);
+    status = check_types(list, c->counters_file, st->rt);
   if (status == 0)
-    status = add_paths(list, file, sel);
+    status = add_paths(c, list, c->counters_file, st->sel, st->rt, st->paths);
   if (status != 0) {
-    free(rt);
-    pd_selection_free(sel);
+    wp_counters_state_free(st, list->count);
     return -1;
   }
-  pd_selection_set_options(sel, calc);
-  *sel_out = sel;
-  *rt_out = rt;
+  pd_selection_set_options(st->sel, &c->opt.calc);
+  set_pairing(c, list, st);
+  pd_selection_set_names(st->sel, c->names);
   return 0;
 }
 
-/* Whether counter-file entry i matched something in the last evaluation:
- * the one place that says which selection paths an entry stands for. */
-static bool entry_matched(const wp_ctx *c, size_t i) {
-  return pd_selection_matches(c->sel, i) > 0;
+void wp_counters_install(wp_ctx *c, wp_counter_state *st) {
+  wp_counter_state old = {c->sel, c->rt, c->paths, c->path_count};
+  wp_counters_state_free(&old, c->counters.count);
+  c->sel = st->sel;
+  c->rt = st->rt;
+  c->paths = st->paths;
+  c->path_count = st->path_count;
+  memset(st, 0, sizeof *st);
 }
 
-size_t wp_counters_unmatched(const wp_ctx *c) {
-  size_t n = 0;
-  for (size_t i = 0; i < c->counters.count; i++)
-    n += !entry_matched(c, i);
-  return n;
+int wp_counters_select(wp_ctx *c) {
+  wp_counter_state st;
+  if (wp_counters_build(c, &c->counters, &st) != 0)
+    return -1;
+  wp_counters_install(c, &st);
+  return 0;
 }
 
 /* "<Host "name">: " for a <Host>'s lines, "" otherwise. */
@@ -143,23 +237,154 @@ static void report_no_match(const wp_ctx *c, const wp_counter_entry *e,
           pd_verdict_name(d.verdict), d.fix);
 }
 
+/* Whether the object of path ref is in the answer. */
+static bool object_present(const wp_ctx *c, const pd_snapshot *snap,
+                           const wp_path_ref *ref) {
+  if (ref->object_is_index)
+    return pd_snapshot_find_object(
+               snap, (uint32_t)strtoul(ref->object, NULL, 10)) != NULL;
+  const uint32_t *idx = NULL;
+  size_t n = c->names ? pd_names_lookup(c->names, ref->object, &idx) : 0;
+  for (size_t i = 0; i < n; i++)
+    if (pd_snapshot_find_object(snap, idx[i]) != NULL)
+      return true;
+  return false;
+}
+
+void wp_counters_begin(wp_ctx *c, const pd_snapshot *snap) {
+  bool renamed = c->names != c->alt_names;
+  c->alt_names = c->names;
+  for (size_t i = 0; i < c->counters.count; i++) {
+    const wp_counter_entry *e = &c->counters.entries[i];
+    wp_entry_rt *rt = &c->rt[i];
+    if (rt->card != NULL)
+      wp_card_begin(rt->card);
+    if (e->alt_count == 0 || (rt->active >= 0 && !renamed))
+      continue;
+    int chosen = -1;
+    for (size_t a = 0; a <= e->alt_count && chosen < 0; a++)
+      if (object_present(c, snap, &c->paths[rt->first_path + a]))
+        chosen = (int)a;
+    if (chosen >= 0 && chosen != rt->active)
+      INFO(PLUGIN ": %s:%u:%u: using path %d of %u, %s", c->counters_file,
+           e->line, e->column, chosen + 1, (unsigned)(e->alt_count + 1),
+           chosen ? e->alts[chosen - 1].path : e->path);
+    rt->active = chosen;
+  }
+}
+
+/* How many counters entry i's path in use matched in the last evaluation. */
+static size_t entry_matches(const wp_ctx *c, size_t i) {
+  const wp_entry_rt *rt = &c->rt[i];
+  return rt->active < 0 ? 0
+                        : pd_selection_matches(c->sel, rt->first_path +
+                                                           (size_t)rt->active);
+}
+
 bool wp_counters_check_matches(wp_ctx *c) {
-  bool missing = false;
+  c->unmatched = 0;
   c->warned_source_cause = false; /* the source answered */
   for (size_t i = 0; i < c->counters.count; i++) {
     wp_entry_rt *rt = &c->rt[i];
-    if (entry_matched(c, i)) {
+    const wp_counter_entry *e = &c->counters.entries[i];
+    if (entry_matches(c, i) > 0) {
       if (rt->warned_no_match)
-        INFO(PLUGIN ": %s now matches", c->counters.entries[i].path);
+        INFO(PLUGIN ": %s now matches", e->path);
       rt->warned_no_match = false;
       continue;
     }
-    missing = true;
-    if (!rt->warned_no_match)
-      report_no_match(c, &c->counters.entries[i], c->snap[c->cur]);
+    c->unmatched++;
+    if (!rt->warned_no_match && e->alt_count > 0)
+      WARNING(PLUGIN ": %s:%u:%u: none of the %u paths (the first: %s) "
+                     "matches anything in this sample (tried again each "
+                     "interval)",
+              c->counters_file, e->line, e->column,
+              (unsigned)(e->alt_count + 1), e->path);
+    else if (!rt->warned_no_match)
+      report_no_match(c, e, c->snap[c->cur]);
     rt->warned_no_match = true;
   }
-  return missing;
+  return c->unmatched > 0;
+}
+
+size_t wp_counters_unmatched(const wp_ctx *c) {
+  return c->unmatched;
+}
+
+/* The max_instances log lines: when the cap starts and stops biting. */
+static void log_cap(const wp_ctx *c, const wp_counter_entry *e, wp_entry_rt *rt,
+                    const wp_agg *a) {
+  if (a->dropped > 0 && !rt->capped)
+    INFO(PLUGIN ": %s:%u:%u: max_instances %lu: %u instances, the last %u "
+                "in byte order not dispatched (until they are %lu or fewer)",
+         c->counters_file, e->line, e->column, e->card.max_instances,
+         (unsigned)a->names, (unsigned)a->dropped, e->card.max_instances);
+  else if (a->dropped == 0 && rt->capped)
+    INFO(PLUGIN ": %s:%u:%u: max_instances %lu: %u instances, all "
+                "dispatched again",
+         c->counters_file, e->line, e->column, e->card.max_instances,
+         (unsigned)a->names);
+  rt->capped = a->dropped > 0;
+}
+
+/* One entry's results with aggregate or max_instances. */
+static size_t dispatch_grouped(wp_ctx *c, size_t entry, const pd_result *res,
+                               size_t n) {
+  const wp_counter_entry *e = &c->counters.entries[entry];
+  wp_entry_rt *rt = &c->rt[entry];
+  wp_agg *a = &c->agg;
+  size_t sent = 0;
+  wp_agg_begin(a, e->card.aggregate, e->card.max_instances);
+  for (size_t i = 0; i < n; i++) {
+    const pd_result *r = &res[i];
+    if (r->instance == NULL) { /* a single instance: nothing to group */
+      sent += wp_dispatch_result(c, r);
+      continue;
+    }
+    const wp_card_inst *in =
+        rt->card ? wp_card_lookup(rt->card, r->instance) : NULL;
+    bool total = in ? in->total : wp_card_is_total(r->instance);
+    if (wp_agg_add(a, r, r->instance, in ? in->base : r->instance, total) !=
+        0) {
+      ERROR(PLUGIN ": %s:%u:%u: out of memory grouping %s; its values are "
+                   "skipped this interval",
+            c->counters_file, e->line, e->column, e->path);
+      return sent;
+    }
+  }
+  wp_agg_finish(a);
+  log_cap(c, e, rt, a);
+  for (size_t i = 0; i < a->count; i++) {
+    const wp_agg_item *it = &a->items[i];
+    if (e->card.aggregate == WP_AGG_NONE || it->total)
+      sent += wp_dispatch_result(c, it->r);
+    else if (it->n > 0)
+      sent += wp_dispatch_aggregate(c, it->r, it->name, it->value);
+  }
+  return sent;
+}
+
+size_t wp_counters_dispatch(wp_ctx *c, const pd_result *res, size_t count) {
+  size_t sent = 0;
+  for (size_t i = 0; i < count;) {
+    if (res[i].path_id >= c->path_count) {
+      i++;
+      continue;
+    }
+    size_t entry = c->paths[res[i].path_id].entry;
+    size_t j = i + 1;
+    while (j < count && res[j].path_id < c->path_count &&
+           c->paths[res[j].path_id].entry == entry)
+      j++;
+    const wp_counter_entry *e = &c->counters.entries[entry];
+    if (e->card.aggregate != WP_AGG_NONE || e->card.max_instances > 0)
+      sent += dispatch_grouped(c, entry, res + i, j - i);
+    else
+      for (size_t k = i; k < j; k++)
+        sent += wp_dispatch_result(c, &res[k]);
+    i = j;
+  }
+  return sent;
 }
 
 /* What the source's failure says about every path: access denied or no

@@ -14,13 +14,44 @@
  * error logged (FILE:LINE:COLUMN, and the <Host> block if any). */
 int wp_counters_read(const wp_ctx *c, wp_counter_list *out);
 
-/* Build the selection for a list (entry i is path id i) and the per-entry
- * state: every type override is checked against types.db (read after the
- * configuration, so this runs at init). 0, or -1 with the error logged
- * (FILE:LINE:COLUMN of the entry) and nothing returned. */
-int wp_counters_select(const wp_counter_list *list, const char *file,
-                       const pd_calc_options *calc, pd_selection **sel_out,
-                       wp_entry_rt **rt_out);
+/* Build the selection for the context's list and the per-entry state
+ * (c->sel, c->rt, c->paths; set only on success): every path of an entry
+ * (its alternatives get consecutive path ids, c->paths maps an id back to
+ * its entry), the filters of its cardinality keys, and every type override
+ * checked against types.db (read after the configuration, so this runs at
+ * init). 0, or -1 with the error logged (FILE:LINE:COLUMN of the entry). */
+int wp_counters_select(wp_ctx *c);
+
+/* A list's selection and per-entry state, built beside the one in use (a
+ * reload) and installed when good. */
+typedef struct wp_counter_state {
+  pd_selection *sel;
+  wp_entry_rt *rt;    /* one per entry */
+  wp_path_ref *paths; /* one per path id */
+  size_t path_count;
+} wp_counter_state;
+
+/* Build the state of `list` (as wp_counters_select: paths, filters, type
+ * checks; also pairing, options and the context's names table) without
+ * touching the context's. 0, or -1 logged and *st empty. */
+int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
+                      wp_counter_state *st);
+/* Free the context's state and take st's (the list is the caller's to
+ * swap in at the same time: rt has one element per entry). */
+void wp_counters_install(wp_ctx *c, wp_counter_state *st);
+/* Free a state of a list of `entries` entries. */
+void wp_counters_state_free(wp_counter_state *st, size_t entries);
+
+/* Before an evaluation of `snap`: a new interval for the filters, and for
+ * each entry with alternatives the first path whose object is in the
+ * answer (chosen again when the names table changed, and each interval
+ * while none is). */
+void wp_counters_begin(wp_ctx *c, const pd_snapshot *snap);
+
+/* Dispatch an evaluation's results: each through its entry (path id ->
+ * entry), grouped and capped where the entry has aggregate or
+ * max_instances. */
+size_t wp_counters_dispatch(wp_ctx *c, const pd_result *res, size_t count);
 
 /* After an evaluation of slot c->cur: report once per entry that matched
  * nothing, until it matches again, with the case and its fix (pd_diagnose:
@@ -30,7 +61,7 @@ int wp_counters_select(const wp_counter_list *list, const char *file,
 bool wp_counters_check_matches(wp_ctx *c);
 
 /* Counter-file entries that matched nothing in the last evaluation (an
- * entry counts once, whatever the paths it stands for). */
+ * entry with alternatives counts once). */
 size_t wp_counters_unmatched(const wp_ctx *c);
 
 /* The source failed with `err` (its message): when that says access denied

@@ -18,8 +18,9 @@
 #include "wp_grow.h"
 
 #define KEYS_EXPECTED                                                          \
-  "path, type, plugin_instance, type_instance, scale, raw, pair_by, "          \
-  "instance_names or metric_names"
+  "path, type, plugin_instance, type_instance, scale, raw, include, "          \
+  "exclude, total, aggregate, max_instances, pair_by, instance_names or "      \
+  "metric_names"
 
 typedef struct loader {
   yaml_parser_t parser;
@@ -135,7 +136,9 @@ static yaml_mark_t scalar_char_mark(const yaml_event_t *ev,
   return m;
 }
 
-static int set_path(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
+/* A counter path into *path and its wildcard flags. */
+static int parse_path(loader *ld, char **path, bool *inst_wild, bool *ctr_wild,
+                      const yaml_event_t *ev) {
   const char *text = (const char *)ev->data.scalar.value;
   if (ev->data.scalar.length == 0)
     return fail_at(ld, ev->start_mark,
@@ -161,12 +164,71 @@ static int set_path(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
     return fail_at(ld, scalar_char_mark(ev, off), "bad counter path '%s' (%s)",
                    text, perr.message[0] ? perr.message : pd_status_name(st));
   }
-  e->instance_has_wildcard = p.instance_has_wildcard;
-  e->counter_has_wildcard = p.counter_has_wildcard;
+  *inst_wild = p.instance_has_wildcard;
+  *ctr_wild = p.counter_has_wildcard;
   pd_path_clear(&p);
-  e->path = strdup(text);
-  if (e->path == NULL)
+  *path = strdup(text);
+  if (*path == NULL)
     return fail_nomem(ld, ev->start_mark);
+  return 0;
+}
+
+static int set_path(loader *ld, wp_counter_entry *e, const yaml_event_t *ev) {
+  return parse_path(ld, &e->path, &e->instance_has_wildcard,
+                    &e->counter_has_wildcard, ev);
+}
+
+/* `path:` as a list (after its SEQUENCE_START `start`): the first path is
+ * the entry's, the others its alternatives, tried in order. */
+static int set_path_list(loader *ld, wp_counter_entry *e,
+                         const yaml_event_t *start) {
+  size_t cap = 0;
+  for (;;) {
+    yaml_event_t ev;
+    if (next_event(ld, &ev) != 0)
+      return -1;
+    int rc = 0;
+    if (ev.type == YAML_SEQUENCE_END_EVENT) {
+      yaml_event_delete(&ev);
+      if (e->path != NULL)
+        return 0;
+      return fail_at(ld, start->start_mark,
+                     "expected at least one counter path in the 'path' list, "
+                     "got an empty list");
+    }
+    if (ev.type != YAML_SCALAR_EVENT) {
+      rc = fail_expected(ld, &ev, "a counter path in the 'path' list");
+    } else if (e->path == NULL) {
+      rc = set_path(ld, e, &ev);
+    } else if (WP_GROW(&e->alts, &cap, e->alt_count + 1,
+                       WP_COUNTERS_MAX_ENTRIES) != WP_GROW_OK) {
+      rc = fail_nomem(ld, ev.start_mark);
+    } else {
+      wp_path_alt *a = &e->alts[e->alt_count];
+      memset(a, 0, sizeof(*a));
+      rc = parse_path(ld, &a->path, &a->instance_has_wildcard,
+                      &a->counter_has_wildcard, &ev);
+      if (rc == 0)
+        e->alt_count++;
+    }
+    yaml_event_delete(&ev);
+    if (rc != 0)
+      return rc;
+  }
+}
+
+/* include, exclude, total, aggregate, max_instances (cardinality.h). */
+static int set_card_key(loader *ld, wp_counter_entry *e, wp_card_key key,
+                        const yaml_event_t *ev) {
+  char why[WP_ERROR_MESSAGE_SIZE];
+  int rc = wp_card_set_key(&e->card, key, (const char *)ev->data.scalar.value,
+                           ev->data.scalar.length,
+                           ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
+                           why, sizeof(why));
+  if (rc == -2)
+    return fail_nomem(ld, ev->start_mark);
+  if (rc != 0)
+    return fail_at(ld, ev->start_mark, "%s", why);
   return 0;
 }
 
@@ -259,6 +321,7 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
   if (e == NULL)
     return -1;
   unsigned seen = 0; /* bit per key: duplicates are errors */
+  yaml_mark_t agg_mark = start->start_mark;
   for (;;) {
     yaml_event_t key;
     if (next_event(ld, &key) != 0)
@@ -274,14 +337,20 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
     }
     static const char *const keys[] = {
         "path", "type", "plugin_instance", "type_instance", "scale", "raw",
-        /* set_choice's */
+        /* alternatives and cardinality: keys 6 .. 10 (cardinality.h) */
+        "include", "exclude", "total", "aggregate", "max_instances",
+        /* naming, keys 11 .. 13: set_choice's */
         "pair_by", "instance_names", "metric_names"};
-    enum { NKEYS = sizeof keys / sizeof *keys };
+    enum {
+      N_KEYS = sizeof(keys) / sizeof(keys[0]),
+      CARD_FIRST = 6,
+      NAMING_FIRST = 11
+    };
     const char *name = (const char *)key.data.scalar.value;
     size_t k = 0;
-    while (k < NKEYS && strcmp(name, keys[k]) != 0)
+    while (k < N_KEYS && strcmp(name, keys[k]) != 0)
       k++;
-    if (k == NKEYS) {
+    if (k == N_KEYS) {
       int rc = fail_at(ld, key.start_mark, "unknown key '%s' (expected %s)",
                        name, KEYS_EXPECTED);
       yaml_event_delete(&key);
@@ -299,7 +368,9 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
     if (next_event(ld, &val) != 0)
       return -1;
     int rc;
-    if (val.type != YAML_SCALAR_EVENT) {
+    if (k == 0 && val.type == YAML_SEQUENCE_START_EVENT) {
+      rc = set_path_list(ld, e, &val);
+    } else if (val.type != YAML_SCALAR_EVENT) {
       char what[64];
       snprintf(what, sizeof(what), "a single value for '%s'", keys[k]);
       rc = fail_expected(ld, &val, what);
@@ -326,7 +397,13 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
         rc = set_raw(ld, e, &val);
         break;
       default:
-        rc = set_choice(ld, e, keys[k], &val);
+        if (k >= NAMING_FIRST) {
+          rc = set_choice(ld, e, keys[k], &val);
+          break;
+        }
+        rc = set_card_key(ld, e, (wp_card_key)(k - CARD_FIRST), &val);
+        if (k - CARD_FIRST == WP_CARD_KEY_AGGREGATE)
+          agg_mark = val.start_mark;
         break;
       }
     }
@@ -338,6 +415,10 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
     return fail_at(ld, start->start_mark,
                    "expected a 'path' key in this entry (a counter path such "
                    "as \\Memory\\Available Bytes)");
+  if (e->card.aggregate != WP_AGG_NONE && e->raw == 1)
+    return fail_at(ld, agg_mark,
+                   "expected either 'aggregate' or 'raw: true', got both (an "
+                   "aggregate combines computed values)");
   return 0;
 }
 
@@ -429,6 +510,10 @@ static void free_entries(wp_counter_list *list) {
     free(e->type);
     free(e->plugin_instance);
     free(e->type_instance);
+    for (size_t a = 0; a < e->alt_count; a++)
+      free(e->alts[a].path);
+    free(e->alts);
+    wp_card_config_clear(&e->card);
   }
   free(list->entries);
   list->entries = NULL;

@@ -14,6 +14,12 @@
  *     pair_by: id              # id | name (PairBy for this entry)
  *     instance_names: pid      # pdh | pid (InstanceNames for this entry)
  *     metric_names: clean      # pdh | clean (MetricNames for this entry)
+ *   - path: [\Prozess(*)\Arbeitsseite, \Process(*)\Working Set, \230(*)\180]
+ *     include: ^(svchost|w3wp) # POSIX extended regex on the instance name
+ *     exclude: '#[0-9]+$'
+ *     total: exclude           # _Total/_Global_: include|exclude|only
+ *     aggregate: sum           # one value per base name: sum|avg|min|max
+ *     max_instances: 20        # the first 20 names in byte order
  *
  * Every error reads "FILE:LINE:COLUMN: what was expected" (1-based).
  */
@@ -23,11 +29,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cardinality.h"
 #include "wp_error.h"
 
 /* Most entries a counter list may have (far more than any real list: every
  * entry is a selection path evaluated each interval). */
 #define WP_COUNTERS_MAX_ENTRIES 100000
+
+/* A further path of a `path:` list (the first one is the entry's path). */
+typedef struct wp_path_alt {
+  char *path;
+  bool instance_has_wildcard;
+  bool counter_has_wildcard;
+} wp_path_alt;
 
 typedef struct wp_counter_entry {
   char *path;
@@ -44,6 +58,11 @@ typedef struct wp_counter_entry {
   bool counter_has_wildcard;
   unsigned line, column;           /* 1-based: where the entry starts */
   unsigned type_line, type_column; /* where the type's value is; 0 if none */
+  /* Alternatives and cardinality (doc/collectd-winperf.5, "Alternatives and
+   * cardinality"): */
+  wp_path_alt *alts;   /* path: as a list: its 2nd, 3rd, ... paths */
+  size_t alt_count;    /* 0: one path */
+  wp_card_config card; /* include, exclude, total, aggregate, max_instances */
 } wp_counter_entry;
 
 typedef struct wp_counter_list {

@@ -42,17 +42,19 @@ static bool to_value(const pd_result *r, bool raw, double scale, int ds_type,
   return true;
 }
 
-/* Whether the entry dispatches raw values, and its types.db type. */
-static const char *result_type(const wp_ctx *c, const wp_counter_entry *e,
-                               const pd_result *r, bool *raw) {
-  *raw = e->raw >= 0 ? e->raw == 1 : c->opt.raw_mode;
-  return e->type ? e->type : wp_name_default_type(*raw, r->counter_type);
+/* Whether the entry dispatches raw values (ValueMode, or its raw key). */
+static bool entry_raw(const wp_ctx *c, const wp_counter_entry *e) {
+  return e->raw >= 0 ? e->raw == 1 : c->opt.raw_mode;
 }
 
-const char *wp_result_names(const wp_ctx *c, const pd_result *r,
+/* r's plugin_instance and type_instance (naming.h, with the entry's or the
+ * block's MetricNames and InstanceNames, the entry's overrides and its
+ * alternative's wildcards); returns its types.db type for `raw`. */
+static const char *names_of(const wp_ctx *c, const pd_result *r, bool raw,
                             char plugin_instance[DATA_MAX_NAME_LEN],
                             char type_instance[DATA_MAX_NAME_LEN]) {
-  const wp_counter_entry *e = &c->counters.entries[r->path_id];
+  const wp_path_ref *ref = &c->paths[r->path_id];
+  const wp_counter_entry *e = &c->counters.entries[ref->entry];
   wp_metric_names m = e->metric_names >= 0 ? (wp_metric_names)e->metric_names
                                            : c->opt.metric_names;
   wp_instance_names in = e->instance_names >= 0
@@ -65,23 +67,27 @@ const char *wp_result_names(const wp_ctx *c, const pd_result *r,
       wp_name_part(object, sizeof object, r->object, m),
       wp_name_part(instance, sizeof instance,
                    wp_name_instance(by_id, sizeof by_id, r, in), m),
-      e->plugin_instance, e->instance_has_wildcard);
+      e->plugin_instance, ref->instance_has_wildcard);
   wp_name_type_instance(type_instance, DATA_MAX_NAME_LEN,
                         wp_name_part(counter, sizeof counter, r->counter, m),
-                        e->type_instance, e->counter_has_wildcard);
-  bool raw;
-  return result_type(c, e, r, &raw);
+                        e->type_instance, ref->counter_has_wildcard);
+  return e->type ? e->type : wp_name_default_type(raw, r->counter_type);
 }
 
-bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
-  if (r->path_id >= c->counters.count)
-    return false;
-  const wp_counter_entry *e = &c->counters.entries[r->path_id];
-  const wp_entry_rt *rt = &c->rt[r->path_id];
+const char *wp_result_names(const wp_ctx *c, const pd_result *r,
+                            char plugin_instance[DATA_MAX_NAME_LEN],
+                            char type_instance[DATA_MAX_NAME_LEN]) {
+  const wp_counter_entry *e = &c->counters.entries[c->paths[r->path_id].entry];
+  return names_of(c, r, entry_raw(c, e), plugin_instance, type_instance);
+}
+
+/* r (its value already in the mode `raw` says) to collectd's writers. */
+static bool dispatch(const wp_ctx *c, const pd_result *r, bool raw) {
+  const wp_path_ref *ref = &c->paths[r->path_id];
+  const wp_counter_entry *e = &c->counters.entries[ref->entry];
+  const wp_entry_rt *rt = &c->rt[ref->entry];
   if (rt->fresh) /* added by a reload: its first sample (reload.h) */
     return false;
-  bool raw;
-  const char *type = result_type(c, e, r, &raw);
   /* Formatted: only a computed value. Raw: the raw reading exists whatever
    * the pair's status, except for text and unknown types. */
   bool usable = raw ? r->status != PD_VALUE_NOT_NUMERIC &&
@@ -92,14 +98,14 @@ bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
                pd_value_status_name(r->status));
     return false;
   }
+  value_list_t vl = VALUE_LIST_INIT;
+  const char *type = names_of(c, r, raw, vl.plugin_instance, vl.type_instance);
   int ds_type = rt->ds                        ? rt->ds->ds[0].type
                 : strcmp(type, "derive") == 0 ? DS_TYPE_DERIVE
                                               : DS_TYPE_GAUGE;
   value_t v;
   if (!to_value(r, raw, e->scale, ds_type, &v))
     return false;
-
-  value_list_t vl = VALUE_LIST_INIT;
   vl.values = &v;
   vl.values_len = 1;
   if (c->sample_time && r->time_100ns > WP_EPOCH_DIFF_100NS) {
@@ -108,7 +114,25 @@ bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
   } /* else 0: collectd stamps it now */
   wp_name_sanitize(vl.host, sizeof(vl.host), c->host ? c->host : hostname_g);
   sstrncpy(vl.plugin, PLUGIN, sizeof(vl.plugin));
-  wp_result_names(c, r, vl.plugin_instance, vl.type_instance);
   sstrncpy(vl.type, type, sizeof(vl.type));
   return plugin_dispatch_values(&vl) == 0;
+}
+
+bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
+  if (r->path_id >= c->path_count)
+    return false;
+  const wp_counter_entry *e = &c->counters.entries[c->paths[r->path_id].entry];
+  return dispatch(c, r, entry_raw(c, e));
+}
+
+bool wp_dispatch_aggregate(const wp_ctx *c, const pd_result *r,
+                           const char *instance, double value) {
+  if (r->path_id >= c->path_count)
+    return false;
+  pd_result agg = *r;
+  agg.instance = instance;
+  agg.id_base = NULL; /* one value of many processes: no pid in its name */
+  agg.value = value;
+  agg.status = PD_VALUE_OK;
+  return dispatch(c, &agg, false);
 }

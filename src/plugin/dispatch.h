@@ -20,4 +20,11 @@ const char *wp_result_names(const wp_ctx *c, const pd_result *r,
                             char plugin_instance[DATA_MAX_NAME_LEN],
                             char type_instance[DATA_MAX_NAME_LEN]);
 
+/* Dispatch an aggregate (CountersFile `aggregate`): r's names and type with
+ * `instance` (the base name) and the computed `value`, always as a
+ * formatted value (an aggregate folds computed values, whatever ValueMode
+ * says). Returns whether a value was dispatched. */
+bool wp_dispatch_aggregate(const wp_ctx *c, const pd_result *r,
+                           const char *instance, double value);
+
 #endif

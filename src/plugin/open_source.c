@@ -48,13 +48,7 @@ int wp_ctx_start(wp_ctx *c) {
     ERROR(PLUGIN ": out of memory");
     return -1;
   }
-  if (wp_counters_select(&c->counters, c->counters_file, &c->opt.calc, &c->sel,
-                         &c->rt) != 0)
+  if (wp_counters_select(c) != 0) /* pairing, an entry's pair_by too */
     return -1;
-  pd_selection_set_pairing(c->sel, c->opt.pair_by);
-  for (size_t i = 0; i < c->counters.count; i++) /* an entry's pair_by */
-    if (c->counters.entries[i].pair_by >= 0)
-      pd_selection_set_path_pairing(c->sel, i,
-                                    (pd_pair_by)c->counters.entries[i].pair_by);
   return wp_ctx_open_source(c);
 }

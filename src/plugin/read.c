@@ -9,7 +9,6 @@
 #include "read.h"
 #include "clashes.h"
 #include "counters.h"
-#include "dispatch.h"
 #include "host.h"
 #include "name_table.h"
 #include "reload.h"
@@ -49,7 +48,11 @@ static bool ready(wp_ctx *c) {
 static const char *resolve_query(wp_ctx *c) {
   size_t unresolved = 0;
   const char *query = pd_selection_query(c->sel, &unresolved);
+  /* An unresolved path is worth a reload while nothing resolves or an
+   * entry matches nothing: a localized alternative the English one stands
+   * in for is not (counters.h). */
   if (query != NULL && unresolved > 0 &&
+      (*query == '\0' || wp_counters_unmatched(c) > 0) &&
       wp_names_load(c, false)) /* rate-limited */
     query = pd_selection_query(c->sel, &unresolved);
   if (query == NULL) {
@@ -101,10 +104,13 @@ static bool collect(wp_ctx *c, const char *query, int n) {
 static bool evaluate(wp_ctx *c, int n, const pd_result **res, size_t *count) {
   pd_error perr = {0};
   pd_snapshot *older = c->have_older ? c->snap[n ^ 1] : NULL;
-  if (pd_decode(c->snap[n], c->buf[n].data, c->buf[n].len, NULL, &perr) !=
-          PD_OK ||
-      pd_selection_evaluate(c->sel, older, c->snap[n], res, count, &perr) !=
-          PD_OK) {
+  pd_status st =
+      pd_decode(c->snap[n], c->buf[n].data, c->buf[n].len, NULL, &perr);
+  if (st == PD_OK) {
+    wp_counters_begin(c, c->snap[n]); /* alternatives, filters */
+    st = pd_selection_evaluate(c->sel, older, c->snap[n], res, count, &perr);
+  }
+  if (st != PD_OK) {
     ERROR(PLUGIN ": %s: %s (%s); interval skipped", wp_ctx_where(c),
           perr.message, pd_status_name(perr.status));
     wp_self_error(c);
@@ -137,8 +143,7 @@ static void read_sample(wp_ctx *c) {
     return;
   wp_self_evaluated(c, wp_self_since(t0), n);
   wp_clashes_check(c, res, count);
-  for (size_t i = 0; i < count; i++)
-    c->self.values += wp_dispatch_result(c, &res[i]);
+  c->self.values += wp_counters_dispatch(c, res, count);
   if (wp_counters_check_matches(c))
     wp_names_load(c, false); /* an unknown index may be new: rate-limited */
   c->have_older = true;

@@ -48,11 +48,12 @@ static const char *entries(size_t n) {
 }
 
 /* The new list's runtime state: an unchanged entry keeps its warning
- * state, an added one is fresh (dispatch.c drops its values) until a
- * sample has been taken with it. 0, or -1 when memory runs out. */
+ * state and its alternative in use, an added one is fresh (dispatch.c
+ * drops its values) until a sample has been taken with it. 0, or -1 when
+ * memory runs out. */
 static int carry_over(wp_ctx *c, const wp_counter_list *list, wp_entry_rt *rt,
                       size_t *kept, bool *any_fresh) {
-  size_t *map = calloc(list->count, sizeof(*map));
+  size_t *map = calloc(list->count ? list->count : 1, sizeof(*map));
   if (map == NULL || wp_reload_map(&c->counters, list, map, kept) != 0) {
     free(map);
     return -1;
@@ -61,8 +62,11 @@ static int carry_over(wp_ctx *c, const wp_counter_list *list, wp_entry_rt *rt,
     if (map[i] == WP_RELOAD_NONE) {
       rt[i].fresh = true;
     } else { /* fresh too: added by a reload and not sampled yet */
-      rt[i].fresh = c->rt[map[i]].fresh;
-      rt[i].warned_no_match = c->rt[map[i]].warned_no_match;
+      const wp_entry_rt *was = &c->rt[map[i]];
+      rt[i].fresh = was->fresh;
+      rt[i].warned_no_match = was->warned_no_match;
+      rt[i].active = was->active;
+      rt[i].capped = was->capped;
     }
     *any_fresh |= rt[i].fresh;
   }
@@ -75,15 +79,13 @@ static void reload(wp_ctx *c) {
   char wb[DATA_MAX_NAME_LEN + 16];
   const char *w = who(c, wb, sizeof(wb));
   wp_counter_list list = {0};
-  pd_selection *sel = NULL;
-  wp_entry_rt *rt = NULL;
+  wp_counter_state st = {0};
   size_t kept = 0;
   bool any_fresh = false;
   int status = wp_counters_read(c, &list); /* logs FILE:LINE:COLUMN */
   if (status == 0)
-    status =
-        wp_counters_select(&list, c->counters_file, &c->opt.calc, &sel, &rt);
-  if (status == 0 && carry_over(c, &list, rt, &kept, &any_fresh) != 0) {
+    status = wp_counters_build(c, &list, &st);
+  if (status == 0 && carry_over(c, &list, st.rt, &kept, &any_fresh) != 0) {
     ERROR(PLUGIN ": %sCountersFile %s: out of memory comparing the lists", w,
           c->counters_file);
     status = -1;
@@ -92,23 +94,17 @@ static void reload(wp_ctx *c) {
     NOTICE(PLUGIN ": %sCountersFile %s changed but does not load: the %zu "
                   "%s in use stay until it changes again",
            w, c->counters_file, c->counters.count, entries(c->counters.count));
-    pd_selection_free(sel);
-    free(rt);
+    wp_counters_state_free(&st, list.count);
     wp_counters_free(&list);
     return;
   }
-  pd_selection_set_pairing(sel, c->opt.pair_by);
-  pd_selection_set_names(sel, c->names);
   INFO(PLUGIN ": %sCountersFile %s reloaded: %zu %s (%zu unchanged, "
               "%zu added, %zu removed); added entries take their first "
               "sample now and report from the next interval on",
        w, c->counters_file, list.count, entries(list.count), kept,
        list.count - kept, c->counters.count - kept);
-  pd_selection_free(c->sel);
-  free(c->rt);
+  wp_counters_install(c, &st); /* frees the old state (old entry count) */
   wp_counters_free(&c->counters);
-  c->sel = sel;
-  c->rt = rt;
   c->counters = list;
   c->warned_nothing_resolves = false;
   c->fresh_pending = any_fresh;

@@ -19,16 +19,35 @@ static bool same_str(const char *a, const char *b) {
   return strcmp(a, b) == 0;
 }
 
+/* The same alternatives (path: as a list), in the same order. */
+static bool same_alts(const wp_counter_entry *a, const wp_counter_entry *b) {
+  if (a->alt_count != b->alt_count)
+    return false;
+  for (size_t i = 0; i < a->alt_count; i++)
+    if (!same_str(a->alts[i].path, b->alts[i].path))
+      return false;
+  return true;
+}
+
+/* The same cardinality keys (include, exclude, total, aggregate, cap). */
+static bool same_card(const wp_card_config *a, const wp_card_config *b) {
+  return same_str(a->include, b->include) && same_str(a->exclude, b->exclude) &&
+         a->total == b->total && a->aggregate == b->aggregate &&
+         a->max_instances == b->max_instances;
+}
+
 bool wp_reload_entry_same(const wp_counter_entry *a,
                           const wp_counter_entry *b) {
-  /* Not compared: line, column, type_line, type_column (where, not what);
-   * instance_has_wildcard and counter_has_wildcard (follow from the path). */
+  /* Every key of wp_counter_entry is compared here, and a new key must be
+   * added here. Not compared: line, column, type_line, type_column (where,
+   * not what); the wildcard flags (they follow from the paths). */
   return same_str(a->path, b->path) && same_str(a->type, b->type) &&
          same_str(a->plugin_instance, b->plugin_instance) &&
          same_str(a->type_instance, b->type_instance) && a->scale == b->scale &&
          a->raw == b->raw && a->pair_by == b->pair_by &&
          a->instance_names == b->instance_names &&
-         a->metric_names == b->metric_names;
+         a->metric_names == b->metric_names && same_alts(a, b) &&
+         same_card(&a->card, &b->card);
 }
 
 static size_t hash_path(const char *s) { /* FNV-1a */

@@ -29,6 +29,7 @@
  */
 #include "context.h"
 #include "counters.h"
+#include "name_table.h"
 #include "open_source.h"
 #include "read.h"
 #include "reload.h"
@@ -65,6 +66,7 @@ static struct {
   double self_values[4], self_errors[4], self_unmatched[4];
   int nself[4];
   char last_err[512];
+  char last_using[512]; /* the last "using path" line */
 } rec;
 
 static data_source_t ds_gauge = {"value", DS_TYPE_GAUGE, 0, NAN};
@@ -102,6 +104,8 @@ void plugin_log(int level, const char *format, ...) {
     rec.oom[rec.phase] = true;
   if (level <= LOG_WARNING)
     snprintf(rec.last_err, sizeof rec.last_err, "%s", line);
+  if (strstr(line, "using path") != NULL)
+    snprintf(rec.last_using, sizeof rec.last_using, "%s", line);
 }
 
 int plugin_dispatch_values(value_list_t const *vl) {
@@ -157,9 +161,15 @@ static const char *const EXPECTED[] = {
  * nothing in interval 2, its first sample), the old Processes removed. */
 static const char YAML_A[] = "- \\System\\Processes\n"
                              "- \\System\\% Busy Time\n"
-                             "- \\Queue(*)\\Items\n"
+                             "- path: ['\\99(*)\\12', '\\Queue(*)\\Items']\n"
+                             "  exclude: ^x$\n"
+                             "  aggregate: sum\n"
+                             "  max_instances: 5\n"
                              "- \\Queue(*)\\Itemz\n";
-static const char YAML_B[] = "- \\Queue(*)\\Items\n"
+static const char YAML_B[] = "- path: ['\\99(*)\\12', '\\Queue(*)\\Items']\n"
+                             "  exclude: ^x$\n"
+                             "  aggregate: sum\n"
+                             "  max_instances: 5\n"
                              "- \\System\\% Busy Time\n"
                              "- path: \\System\\Processes\n"
                              "  type_instance: procs\n";
@@ -177,6 +187,28 @@ static const char *const EXPECTED_RELOAD[] = {
     "3 testhost/winperf/System-gauge/% Busy Time=90.000000",
     "3 testhost/winperf/System-gauge/procs=43.000000",
 };
+
+/* names.multisz: the Counter table, with or without "10 Queue". */
+static void write_names(const char *dir, bool queue) {
+  static const char *const names[] = {"1",  "12",        "2",  "System",
+                                      "6",  "Processes", "8",  "% Busy Time",
+                                      "10", "Queue",     "12", "Items"};
+  uint8_t table[512];
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (!queue && (i == 8 || i == 9))
+      continue;
+    for (const char *p = names[i]; *p; p++) { /* ASCII -> UTF-16LE */
+      table[n++] = (uint8_t)*p;
+      table[n++] = 0;
+    }
+    table[n++] = 0;
+    table[n++] = 0;
+  }
+  table[n++] = 0;
+  table[n++] = 0;
+  enc_write_file(dir, "names.multisz", table, n);
+}
 
 static void write_capture(fixture *f) {
   snprintf(f->dir, sizeof f->dir, "/tmp/test_alloc_plugin.%ld", (long)getpid());
@@ -200,19 +232,23 @@ static void write_capture(fixture *f) {
 /* The context as options.c (its CountersFile read through
  * wp_reload_read_first) and wp_init make it; NULL (its reason logged,
  * or wp_ctx_new's NULL, which wp_options_parse returns as -1) on failure. */
-static wp_ctx *start(const fixture *f) {
+static wp_ctx *start_loop(const fixture *f, bool loop) {
   wp_ctx *c = wp_ctx_new(WP_SOURCE_REPLAY);
   if (c == NULL)
     return NULL;
   c->counters_file = strdup(f->counters);
   c->replay_dir = strdup(f->dir);
-  c->replay_loop = false;
+  c->replay_loop = loop;
   if (c->counters_file == NULL || c->replay_dir == NULL ||
       wp_reload_read_first(c) != 0 || wp_ctx_start(c) != 0) {
     wp_ctx_free(c);
     return NULL;
   }
   return c;
+}
+
+static wp_ctx *start(const fixture *f) {
+  return start_loop(f, false);
 }
 
 /* A line of a reference run; with the reload, of either (a failed reload
@@ -331,6 +367,52 @@ static bool reference(fixture *f, bool reload, const char *const *expected,
   return same;
 }
 
+/* Alternatives chosen again when the names table changes: without
+ * "Queue" in the table the entry uses its second path (System
+ * Processes, 42); after a reload with it, its first (Queue(_Total) Items,
+ * 7), and that is logged. */
+static void test_alternatives(fixture *f) {
+  static const char yaml[] =
+      "- path: ['\\Queue(*)\\Items', '\\System\\Processes']\n";
+  write_file(f->dir, "alt.yaml", yaml, sizeof yaml - 1);
+  write_names(f->dir, false);
+  memset(&rec, 0, sizeof rec);
+  rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
+  wp_ctx *c = wp_ctx_new(WP_SOURCE_REPLAY);
+  char file[160];
+  snprintf(file, sizeof file, "%s/alt.yaml", f->dir);
+  c->counters_file = strdup(file);
+  c->replay_dir = strdup(f->dir);
+  c->replay_loop = false;
+  bool started = wp_counters_read(c, &c->counters) == 0 && wp_ctx_start(c) == 0;
+  OK(started, "alternatives: the context starts");
+  rec.phase = 1;
+  if (started)
+    wp_read_interval(c);
+  write_names(f->dir, true);
+  rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
+  rec.phase = 2;
+  if (started) {
+    wp_names_load(c, true);
+    wp_read_interval(c);
+  }
+  char got[512] = "";
+  for (int i = 0; i < rec.ndisp; i++)
+    snprintf(got + strlen(got), sizeof got - strlen(got), "%d %s\n",
+             rec.disp_phase[i], rec.disp[i]);
+  IS_STR(got,
+         "1 testhost/winperf/System-gauge/Processes=42.000000\n"
+         "2 testhost/winperf/Queue-_Total-gauge/Items=7.000000\n",
+         "alternatives: the second path, then the first once the names "
+         "table has its object");
+  char want[256];
+  snprintf(want, sizeof want,
+           "winperf: %s/alt.yaml:1:3: using path 1 of 2, \\Queue(*)\\Items",
+           f->dir);
+  IS_STR(rec.last_using, want, "alternatives: the change is logged");
+  wp_ctx_free(c);
+}
+
 int main(void) {
   static fixture f;
   write_capture(&f);
@@ -352,6 +434,31 @@ int main(void) {
          strstr(rec.last_err, "did you mean: Items?") != NULL,
      "the typo's warning names the case and the closest name");
   tap_diag("  %s", rec.last_err);
+
+  /* Steady state: the capture replayed in a loop; once every shape was
+   * seen (intervals 1-6: two rounds), further rounds allocate nothing,
+   * filter decisions and aggregate storage included. */
+  memset(&rec, 0, sizeof rec);
+  rec.now = TIME_T_TO_CDTIME_T_STATIC(1000);
+  c = start_loop(&f, true);
+  unsigned long warm = 0;
+  int ended = 0;
+  for (int i = 1; c != NULL && i <= 12; i++) {
+    rec.phase = 0;
+    rec.now += TIME_T_TO_CDTIME_T_STATIC(10);
+    if (i == 7)
+      warm = failalloc_calls();
+    wp_read_interval(c);
+    ended += c->ended;
+  }
+  OK(c != NULL && ended == 0 && rec.ndisp >= 12 * 2,
+     "a looping replay runs 12 intervals (%d values)", rec.ndisp);
+  unsigned long steady = failalloc_calls() - warm;
+  wp_ctx_free(c);
+  IS_INT(steady, 0, "intervals 7-12 of a looping replay allocate nothing");
+
+  test_alternatives(&f);
+
   failalloc_tap_sweep("replay context, 3 intervals", op_read, &f,
                       "each fails the start or logs \"out of memory\" in "
                       "the interval, and dispatches only reference values",
@@ -370,8 +477,9 @@ int main(void) {
                       NULL, NULL);
 
   char path[160];
-  static const char *const files[] = {"1.blob", "2.blob", "3.blob",
-                                      "names.multisz", "counters.yaml"};
+  static const char *const files[] = {"1.blob",        "2.blob",
+                                      "3.blob",        "names.multisz",
+                                      "counters.yaml", "alt.yaml"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     snprintf(path, sizeof path, "%s/%s", f.dir, files[i]);
     unlink(path);

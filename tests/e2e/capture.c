@@ -2,6 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "capture.h"
+#include "encoder.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -138,4 +139,12 @@ void cap_write_built(const char *dir, unsigned seq, enc_blob *b) {
   cap_write_blob(dir, seq, blob, len);
   free(blob);
   enc_free(b);
+}
+
+enc_blob *cap_sample_new(const char *system_name, int64_t t0, int k) {
+  return cap_blob_at(system_name, t0, k);
+}
+
+void cap_sample_write(const char *dir, int k, enc_blob *b) {
+  cap_write_built(dir, (unsigned)k, b);
 }

@@ -32,6 +32,14 @@ void cap_write_names(const char *dir, const cap_name *names, size_t count);
 void cap_write_blob(const char *dir, unsigned seq, const uint8_t *data,
                     size_t len);
 
+/* A new blob for sample k of a capture that starts at Unix time t0: the
+ * SYSTEMTIME and PerfTime100nSec of t0 + k, PerfTime 1e9 + k * 1e7 ticks
+ * at PerfFreq 1e7 (one second per sample). Needs tests/encoder. */
+struct enc_blob;
+struct enc_blob *cap_sample_new(const char *system_name, int64_t t0, int k);
+/* Build b, write it as dir/NNNN.blob (NNNN = k) and free b. */
+void cap_sample_write(const char *dir, int k, struct enc_blob *b);
+
 /* PerfTime100nSec of a Unix time: 100 ns units since 1601-01-01 UTC. */
 int64_t cap_filetime(int64_t unix_seconds);
 

@@ -237,11 +237,10 @@ LoadPlugin logfile
 EOF
 }
 
-# e2e_conf_collectd HOSTNAME: the collectd.conf lines the carbon + InfluxDB
-# tests share, up to and including "LoadPlugin winperf": globals (Interval
-# 0.25 s), the log, write_graphite to carbon and the network plugin to
-# InfluxDB's collectd input.
-e2e_conf_collectd() {
+# e2e_conf_servers HOSTNAME: collectd.conf's global lines (1 s flushes, a
+# 0.25 s interval), the log and write_graphite (e2e_conf_logfile_graphite)
+# and the network plugin to InfluxDB's collectd input (e2e_start_influx).
+e2e_conf_servers() {
   cat <<EOF
 Hostname "$1"
 FQDNLookup false
@@ -260,9 +259,13 @@ $(e2e_conf_logfile_graphite)
 <Plugin network>
   Server "127.0.0.1" "$INFLUX_COLLECTD"
 </Plugin>
-
-LoadPlugin winperf
 EOF
+}
+
+# e2e_conf_collectd HOSTNAME: e2e_conf_servers, then "LoadPlugin winperf".
+e2e_conf_collectd() {
+  e2e_conf_servers "$1"
+  printf '\nLoadPlugin winperf\n'
 }
 
 e2e_whisper_fetch() {

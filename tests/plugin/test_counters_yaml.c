@@ -43,6 +43,141 @@ static void check_error(const char *text, const char *where, const char *what,
     tap_diag("  error: %s", err);
 }
 
+/* The whole error message is `want`. */
+static void check_exact(const char *text, const char *want, const char *name) {
+  wp_counter_list list = {(wp_counter_entry *)1, 99};
+  int rc = parse(text, &list);
+  IS_INT(rc, -1, "%s: rejected", name);
+  OK(list.entries == NULL && list.count == 0, "%s: list left empty", name);
+  IS_STR(err, want, "%s: the message", name);
+}
+
+/* text parses into `count` entries (else the list is freed). */
+static bool parses(const char *text, wp_counter_list *list, size_t count,
+                   const char *name) {
+  int rc = parse(text, list);
+  IS_INT(rc, 0, "%s parse", name);
+  if (rc == 0 && list->count == count)
+    return true;
+  tap_diag("  error: %s (%zu entries)", err, list->count);
+  wp_counters_free(list);
+  return false;
+}
+
+/* Alternatives and cardinality keys (doc/collectd-winperf.5). */
+static void test_cardinality(void) {
+  const char *text =
+      "- path: ['\\Prozess(*)\\Arbeitsseite', '\\Process(svc*)\\*',\n"
+      "         '\\230(*)\\180']\n"
+      "  include: ^(svchost|w3wp)\n"
+      "  exclude: '#[0-9]+$'\n"
+      "  total: only\n"
+      "  aggregate: avg\n"
+      "  max_instances: 20\n"
+      "- path: [\\Memory\\Available Bytes]\n"
+      "  total: exclude\n"
+      "  aggregate: max\n"
+      "- {path: \\A(*)\\B, aggregate: sum, total: include, raw: false}\n"
+      "- {path: \\A(*)\\B, aggregate: min, max_instances: 1}\n";
+  wp_counter_list list;
+  if (!parses(text, &list, 4, "cardinality keys"))
+    return;
+  const wp_counter_entry *e = list.entries;
+  IS_STR(e[0].path, "\\Prozess(*)\\Arbeitsseite", "path list: the first path");
+  IS_INT(e[0].alt_count, 2, "path list: two alternatives");
+  IS_STR(e[0].alts[0].path, "\\Process(svc*)\\*", "the second path");
+  OK(e[0].alts[0].instance_has_wildcard && e[0].alts[0].counter_has_wildcard,
+     "the second path's wildcards");
+  IS_STR(e[0].alts[1].path, "\\230(*)\\180", "the third path");
+  OK(e[0].alts[1].instance_has_wildcard && !e[0].alts[1].counter_has_wildcard,
+     "the third path's wildcards");
+  IS_STR(e[0].card.include, "^(svchost|w3wp)", "include");
+  IS_STR(e[0].card.exclude, "#[0-9]+$", "exclude");
+  IS_INT(e[0].card.total, WP_TOTAL_ONLY, "total: only");
+  IS_INT(e[0].card.aggregate, WP_AGG_AVG, "aggregate: avg");
+  IS_INT(e[0].card.max_instances, 20, "max_instances: 20");
+  IS_INT(e[1].alt_count, 0, "a list of one path: no alternative");
+  IS_STR(e[1].path, "\\Memory\\Available Bytes", "a list of one path");
+  OK(e[1].card.include == NULL && e[1].card.exclude == NULL, "no regex: NULL");
+  IS_INT(e[1].card.total, WP_TOTAL_EXCLUDE, "total: exclude");
+  IS_INT(e[1].card.aggregate, WP_AGG_MAX, "aggregate: max");
+  IS_INT(e[1].card.max_instances, 0, "max_instances absent: 0");
+  IS_INT(e[2].card.total, WP_TOTAL_INCLUDE, "total: include");
+  IS_INT(e[2].card.aggregate, WP_AGG_SUM, "aggregate: sum with raw: false");
+  IS_INT(e[3].card.aggregate, WP_AGG_MIN, "aggregate: min");
+  IS_INT(e[3].card.max_instances, 1, "max_instances: 1");
+  wp_counters_free(&list);
+
+  check_exact("- path: []\n",
+              "t.yaml:1:9: expected at least one counter path in the 'path' "
+              "list, got an empty list",
+              "empty path list");
+  check_exact("- path: [\\A\\B, [x]]\n",
+              "t.yaml:1:16: expected a counter path in the 'path' list, got "
+              "a list",
+              "a list in the path list");
+  check_exact("- path: [\\A\\B, \\C(\\D]\n",
+              "t.yaml:1:19: bad counter path '\\C(\\D' (column 3: "
+              "unbalanced parenthesis: expected ')' closing the '(' at column "
+              "2)",
+              "a bad second path");
+  check_exact("- path: \\A(*)\\B\n  include: '('\n",
+              "t.yaml:2:12: expected a POSIX extended regular expression for "
+              "'include', got '(' (Unmatched ( or \\()",
+              "invalid include regex");
+  check_exact("- path: \\A(*)\\B\n  exclude: 'a{2,1}'\n",
+              "t.yaml:2:12: expected a POSIX extended regular expression for "
+              "'exclude', got 'a{2,1}' (Invalid content of \\{\\})",
+              "invalid exclude regex");
+  static char long_re[1100];
+  memset(long_re, 'a', 1001);
+  char long_yaml[1200];
+  snprintf(long_yaml, sizeof long_yaml, "- path: \\A(*)\\B\n  include: %s\n",
+           long_re);
+  check_exact(long_yaml,
+              "t.yaml:2:12: expected a regular expression of at most 1000 "
+              "bytes for 'include', got 1001 bytes",
+              "a regex too long");
+  check_exact("- path: \\A(*)\\B\n  exclude: ''\n",
+              "t.yaml:2:12: expected a regular expression for 'exclude', got "
+              "an empty value",
+              "empty exclude");
+  static const char *const bad_max[] = {"-1",  "0",   "abc",
+                                        "1.5", "'5'", "1000000001"};
+  for (size_t i = 0; i < sizeof(bad_max) / sizeof(bad_max[0]); i++) {
+    char yaml[128], want[256], name[64];
+    snprintf(yaml, sizeof(yaml), "- path: \\A(*)\\B\n  max_instances: %s\n",
+             bad_max[i]);
+    snprintf(want, sizeof(want),
+             "t.yaml:2:18: expected a whole number from 1 to 1000000000 for "
+             "'max_instances', got '%.*s'",
+             bad_max[i][0] == '\'' ? 1 : (int)strlen(bad_max[i]),
+             bad_max[i][0] == '\'' ? bad_max[i] + 1 : bad_max[i]);
+    snprintf(name, sizeof(name), "max_instances: %s", bad_max[i]);
+    check_exact(yaml, want, name);
+  }
+  check_exact("- path: \\A(*)\\B\n  total: maybe\n",
+              "t.yaml:2:10: expected include, exclude or only for 'total', "
+              "got 'maybe'",
+              "unknown total");
+  check_exact("- path: \\A(*)\\B\n  aggregate: median\n",
+              "t.yaml:2:14: expected sum, avg, min or max for 'aggregate', "
+              "got 'median'",
+              "unknown aggregate");
+  check_exact("- path: \\A(*)\\B\n  raw: true\n  aggregate: sum\n",
+              "t.yaml:3:14: expected either 'aggregate' or 'raw: true', got "
+              "both (an aggregate combines computed values)",
+              "aggregate with raw: true");
+  check_exact("- {aggregate: max, raw: yes, path: \\A(*)\\B}\n",
+              "t.yaml:1:15: expected either 'aggregate' or 'raw: true', got "
+              "both (an aggregate combines computed values)",
+              "aggregate with raw: yes, flow style");
+  check_exact("- path: \\A(*)\\B\n  max_instances: [1]\n",
+              "t.yaml:2:18: expected a single value for 'max_instances', got "
+              "a list",
+              "max_instances as a list");
+}
+
 static void test_valid(void) {
   const char *text = "# counters\n"
                      "- \\Processor(*)\\% Processor Time\n"
@@ -102,8 +237,8 @@ static void test_valid(void) {
 static void test_errors(void) {
   check_error("- path: \\A\\B\n  colour: red\n", "t.yaml:2:3: ",
               "unknown key 'colour' (expected path, type, plugin_instance, "
-              "type_instance, scale, raw, pair_by, instance_names or "
-              "metric_names)",
+              "type_instance, scale, raw, include, exclude, total, aggregate, "
+              "max_instances, pair_by, instance_names or metric_names)",
               "unknown key");
   check_error("- path: \\A\\B\n  type: gauge\n  type: derive\n",
               "t.yaml:3:3: ", "duplicate key 'type'", "duplicate key");
@@ -136,9 +271,9 @@ static void test_errors(void) {
               "raw not bool");
   check_error("- path: \\A\\B\n  type:\n",
               "t.yaml:2:8: ", "expected a value for 'type'", "empty type");
-  check_error("- path: [\\A\\B]\n",
-              "t.yaml:1:9: ", "expected a single value for 'path', got a list",
-              "path is a list");
+  check_error("- path: {a: b}\n", "t.yaml:1:9: ",
+              "expected a single value for 'path', got a mapping",
+              "path is a mapping");
   check_error("- \\A\\B\n---\n- \\C\\D\n",
               "t.yaml:2:1: ", "got a second document", "two documents");
   check_error("- &a \\A\\B\n- *a\n", "t.yaml:2:3: ", "got an alias (*a)",
@@ -264,6 +399,7 @@ int main(void) {
   test_valid();
   test_errors();
   test_naming_keys();
+  test_cardinality();
   test_file();
   test_example();
   return tap_done();
