@@ -18,7 +18,8 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 # shellcheck source-path=SCRIPTDIR source=../lib/need.sh
 . "$top_srcdir/tests/lib/need.sh"
-need wine wineboot wineserver x86_64-w64-mingw32-gcc make
+# shellcheck source-path=SCRIPTDIR source=wine-lib.sh
+. "$top_srcdir/tests/windows/wine-lib.sh"
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -39,70 +40,31 @@ check() { # check COND-STATUS MESSAGE
 
 ok "wine and mingw-w64 are installed"
 
-# ------------------------------------------------------------ cross build
-W="$top_builddir/win64"
-mkdir -p "$W"
-# Nothing of the Linux build's compiler settings or make flags (CC=clang,
-# sanitizer flags, a jobserver) may leak into the cross build.
-xenv() {
-  env -u CC -u CFLAGS -u CPPFLAGS -u LDFLAGS -u LIBS -u MAKEFLAGS -u MFLAGS \
-    -u MAKELEVEL -u PKG_CONFIG_PATH "$@"
-}
-if [ ! -f "$W/Makefile" ]; then
-  (cd "$W" && xenv "$top_srcdir/configure" --host=x86_64-w64-mingw32 \
-    --enable-werror --disable-plugin) >"$W/configure.log" 2>&1
-fi
-if (cd "$W" && xenv make -j2) >"$W/build.log" 2>&1; then
-  ok "mingw-w64 cross build (-Werror) in win64/"
-else
-  nok "mingw-w64 cross build (-Werror) in win64/"
-  tail -30 "$W/build.log" "$W/configure.log" 2>/dev/null | diag
-  finish
-fi
-EXE="$W/.libs/winperf.exe"
-[ -f "$EXE" ] || EXE="$W/winperf.exe"
-DLL="$W/tests/windows/.libs/winperf_test_provider.dll"
-LINUX_WINPERF="$top_builddir/winperf"
-if [ -f "$EXE" ] && [ -f "$DLL" ] && [ -x "$LINUX_WINPERF" ]; then
-  ok "winperf.exe, the provider DLL and the Linux winperf exist"
-else
-  nok "winperf.exe ($EXE), the provider DLL ($DLL), Linux winperf"
-  finish
-fi
-
-# -------------------------------------------------------------- the prefix
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/winperf-wine.XXXXXX")
-export WINEPREFIX="$TMP/pfx" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-unset DISPLAY WAYLAND_DISPLAY
-cleanup() {
-  wineserver -k >/dev/null 2>&1
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
-# wine, with the CRs of the Windows console stripped from stdout
-wrun() {
-  local rc
-  timeout 300 wine "$@" | tr -d '\r'
-  rc=${PIPESTATUS[0]}
-  return "$rc"
-}
-
-if timeout 300 wine wineboot --init >"$TMP/boot.log" 2>&1; then
+# ------------------------------------------- the prefix, the cross build
+if wl_prefix >"${TMPDIR:-/tmp}/wine-boot.$$.log"; then
   ok "fresh WINEPREFIX"
 else
   nok "fresh WINEPREFIX (wineboot --init)"
-  tail -20 "$TMP/boot.log" | diag
+  diag <"${TMPDIR:-/tmp}/wine-boot.$$.log"
   finish
 fi
-wineserver -p >/dev/null 2>&1 # keep the server: each run starts fast
+rm -f "${TMPDIR:-/tmp}/wine-boot.$$.log"
+if wl_build >"$TMP/build-tail.log"; then
+  ok "mingw-w64 cross build (-Werror) in win64/"
+else
+  nok "mingw-w64 cross build (-Werror) in win64/"
+  diag <"$TMP/build-tail.log"
+  finish
+fi
+LINUX_WINPERF="$top_builddir/winperf"
+if [ -x "$LINUX_WINPERF" ]; then
+  ok "winperf.exe, the provider DLL and the Linux winperf exist"
+else
+  nok "the Linux winperf ($LINUX_WINPERF)"
+  finish
+fi
 
-lib=$(winpath "$DLL" | sed 's/\\/\\\\/g')
-printf 'REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Services\\WinperfTest\\Performance]\r\n"Library"="%s"\r\n"Open"="OpenPerfData"\r\n"Collect"="CollectPerfData"\r\n"Close"="ClosePerfData"\r\n' \
-  "$lib" >"$TMP/provider.reg"
-wrun regedit /S "$(winpath "$TMP/provider.reg")" >/dev/null 2>&1
-wrun reg query 'HKLM\System\CurrentControlSet\Services\WinperfTest\Performance' \
-  /v Collect 2>/dev/null | grep -q CollectPerfData
+wl_register WinperfTest OpenPerfData CollectPerfData
 check $? "test provider registered"
 
 # ------------------------------------------------------- the expectations
