@@ -17,6 +17,7 @@
 # Checked with `winperf query --pair-by id|name` and end to end: real
 # collectd replaying the capture with PairBy "id" and PairBy "name", real
 # carbon-cache and InfluxDB holding exactly those values.
+# shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 
 DATA=$top_srcdir/tests/data/wine-renumber

@@ -15,10 +15,31 @@
 #                     key, e.g. '"Object List"="5000"'
 #   wrun PROG ARG...  wine with the console's CRs stripped; its exit status
 #   winpath PATH      the Z: path of a Linux path
+#   wl_setup          wl_prefix and wl_build as TAP tests (the end of the
+#                     test when one fails)
+#   ok, nok, check STATUS MSG, diag, finish: TAP
 # The caller has sourced tests/lib/need.sh; wl_build and wl_prefix return
 # non-zero on failure with the log's tail on stdout.
 
 need wine wineboot wineserver x86_64-w64-mingw32-gcc make
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() {
+  n=$((n + 1))
+  failed=$((failed + 1))
+  echo "not ok $n - $*"
+}
+diag() { sed 's/^/# /'; }
+finish() {
+  echo "1..$n"
+  [ "$failed" -eq 0 ]
+  exit $?
+}
+check() { # check COND-STATUS MESSAGE
+  if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; fi
+}
 
 # Nothing of the Linux build's compiler settings or make flags (CC=clang,
 # sanitizer flags, a jobserver) may leak into the cross build.
@@ -67,6 +88,27 @@ wl_prefix() {
   }
   wineserver -p >/dev/null 2>&1 # keep the server: each run starts fast
   return 0
+}
+
+wl_setup() {
+  local log="${TMPDIR:-/tmp}/winperf-wine-setup.$$.log"
+  if wl_prefix >"$log"; then
+    ok "fresh WINEPREFIX"
+  else
+    nok "fresh WINEPREFIX (wineboot --init)"
+    diag <"$log"
+    rm -f "$log"
+    finish
+  fi
+  if wl_build >"$log"; then
+    ok "mingw-w64 cross build (-Werror) in win64/"
+  else
+    nok "mingw-w64 cross build (-Werror) in win64/"
+    diag <"$log"
+    rm -f "$log"
+    finish
+  fi
+  rm -f "$log"
 }
 
 wl_cleanup() {

@@ -20,42 +20,11 @@ set -u
 . "$top_srcdir/tests/lib/need.sh"
 # shellcheck source-path=SCRIPTDIR source=wine-lib.sh
 . "$top_srcdir/tests/windows/wine-lib.sh"
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() {
-  n=$((n + 1))
-  failed=$((failed + 1))
-  echo "not ok $n - $*"
-}
-diag() { sed 's/^/# /'; }
-finish() {
-  echo "1..$n"
-  [ "$failed" -eq 0 ]
-  exit $?
-}
-check() { # check COND-STATUS MESSAGE
-  if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; fi
-}
 
 ok "wine and mingw-w64 are installed"
 
 # ------------------------------------------- the prefix, the cross build
-if wl_prefix >"${TMPDIR:-/tmp}/wine-boot.$$.log"; then
-  ok "fresh WINEPREFIX"
-else
-  nok "fresh WINEPREFIX (wineboot --init)"
-  diag <"${TMPDIR:-/tmp}/wine-boot.$$.log"
-  finish
-fi
-rm -f "${TMPDIR:-/tmp}/wine-boot.$$.log"
-if wl_build >"$TMP/build-tail.log"; then
-  ok "mingw-w64 cross build (-Werror) in win64/"
-else
-  nok "mingw-w64 cross build (-Werror) in win64/"
-  diag <"$TMP/build-tail.log"
-  finish
-fi
+wl_setup
 LINUX_WINPERF="$top_builddir/winperf"
 if [ -x "$LINUX_WINPERF" ]; then
   ok "winperf.exe, the provider DLL and the Linux winperf exist"
