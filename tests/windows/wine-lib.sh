@@ -16,7 +16,10 @@
 #   wrun PROG ARG...  wine with the console's CRs stripped; its exit status
 #   winpath PATH      the Z: path of a Linux path
 #   wl_setup          wl_prefix and wl_build as TAP tests (the end of the
-#                     test when one fails)
+#                     test when one fails), after waiting for any other
+#                     Wine test of this build to end (wine.sh's checks of
+#                     Wine's clocks suffer from a second Wine test loading
+#                     the machine)
 #   ok, nok, check STATUS MSG, diag, finish: TAP
 # The caller has sourced tests/lib/need.sh; wl_build and wl_prefix return
 # non-zero on failure with the log's tail on stdout.
@@ -92,6 +95,7 @@ wl_prefix() {
 
 wl_setup() {
   local log="${TMPDIR:-/tmp}/winperf-wine-setup.$$.log"
+  wl_lock
   if wl_prefix >"$log"; then
     ok "fresh WINEPREFIX"
   else
@@ -114,6 +118,24 @@ wl_setup() {
 wl_cleanup() {
   wineserver -k >/dev/null 2>&1
   rm -rf "$TMP"
+  [ -z "${WL_LOCKED:-}" ] || rm -rf "$WL_LOCKED"
+}
+
+# wl_lock: one Wine test of this build at a time (a directory holding the
+# owner's pid; a dead owner's is removed). No file descriptor is held: Wine's
+# daemons would inherit it.
+wl_lock() {
+  local d="$top_builddir/wine.lock.d" pid
+  until mkdir "$d" 2>/dev/null; do
+    pid=$(cat "$d/pid" 2>/dev/null)
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      rm -rf "$d"
+      continue
+    fi
+    sleep 1
+  done
+  echo $$ >"$d/pid"
+  WL_LOCKED=$d
 }
 
 wl_register() {

@@ -10,7 +10,7 @@
 #   - the buffer-growth path (WINPERF_INITIAL_BUFFER=16);
 #   - index-list queries return only the objects asked for;
 #   - `winperf capture` replayed through the Linux winperf: exact values,
-#     rates on Wine's clocks within 1 %, and output identical to winperf.exe
+#     rates on Wine's clocks within 5 %, and output identical to winperf.exe
 #     replaying the same blobs.
 # Wine's name tables are a stub, so every path is numeric.
 set -u
@@ -54,7 +54,11 @@ EXACT='\238(0)\10001 25
 \230(svchost#1)\784 200
 \230(Idle)\10006 3
 \230(winperf)\10006 12'
-# counters on the clocks Wine stamps (PerfTime, PerfTime100nSec): 1 %
+# counters on the clocks Wine stamps (PerfTime, PerfTime100nSec): 5 %.
+# Wine stamps PerfTime before it loads the provider, which reads its QPC
+# when loaded; on this shared machine that delay varies by up to about
+# 0.2 s from query to query (measured: 1.2 to 2.5 % off over 8 s), which
+# a wrong clock or frequency would exceed many times over.
 NEAR='\238(0)\6 25
 \238(1)\6 50
 \238(_Total)\6 37.5
@@ -155,24 +159,26 @@ done
 
 # ------------------------------------------- capture, replayed on Linux
 C="$TMP/capture"
-wrun "$EXE" capture --dir "$(winpath "$C")" --count 4 --interval 4 \
+# A process's first queries are the slowest (doc/wine.md): the replay uses
+# samples 3 and 5.
+wrun "$EXE" capture --dir "$(winpath "$C")" --count 5 --interval 4 \
   --objects "238 2 230" >/dev/null 2>"$TMP/cap.err"
-check $? "winperf capture: 4 samples 4 s apart"
+check $? "winperf capture: 5 samples 4 s apart"
 missing=""
-for f in 000001.blob 000002.blob 000003.blob 000004.blob names.multisz \
+for f in 000001.blob 000002.blob 000003.blob 000004.blob 000005.blob names.multisz \
   names-local.multisz; do
   [ -s "$C/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
 check $? "capture wrote the blobs and both name tables${missing:+ (missing:$missing)}"
-"$LINUX_WINPERF" query --names "$C/names.multisz" "$C/000002.blob" \
-  "$C/000004.blob" "${PATHS[@]}" >"$TMP/replay.txt" 2>"$TMP/replay.err"
-check $? "Linux winperf replays the capture (sample 2 -> 4, 8 s)"
+"$LINUX_WINPERF" query --names "$C/names.multisz" "$C/000003.blob" \
+  "$C/000005.blob" "${PATHS[@]}" >"$TMP/replay.txt" 2>"$TMP/replay.err"
+check $? "Linux winperf replays the capture (sample 3 -> 5, 8 s)"
 diag <"$TMP/replay.err"
 check_values "$TMP/replay.txt" "replay" 0 "$EXACT"
-check_values "$TMP/replay.txt" "replay" 0.01 "$NEAR"
+check_values "$TMP/replay.txt" "replay" 0.05 "$NEAR"
 wrun "$EXE" query --names "$(winpath "$C/names.multisz")" \
-  "$(winpath "$C/000002.blob")" "$(winpath "$C/000004.blob")" \
+  "$(winpath "$C/000003.blob")" "$(winpath "$C/000005.blob")" \
   "${PATHS[@]}" >"$TMP/replay-win.txt" 2>&1
 if cmp -s "$TMP/replay.txt" "$TMP/replay-win.txt"; then
   ok "winperf.exe and the Linux winperf print the same values for the capture"
