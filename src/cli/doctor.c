@@ -347,7 +347,7 @@ static int diagnose_all(doctor *d) {
       ask_alone(d, d->paths[i], &dg);
 #endif
 #ifdef _WIN32
-    if (d->conn.src != NULL)
+    if (d->conn.src != NULL && !d->conn.remote) /* the local registry */
       provider_note(d, d->paths[i], &dg);
 #endif
     print_one(d, &w, d->paths[i], &dg);

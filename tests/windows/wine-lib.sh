@@ -150,9 +150,18 @@ wl_register() {
       "$lib" "$open" "$collect"
     for line in "$@"; do printf '%s\r\n' "$line"; done
   } >"$reg"
-  wrun regedit /S "$(winpath "$reg")" >/dev/null 2>&1
-  wrun reg query "HKLM\\System\\CurrentControlSet\\Services\\$service\\Performance" \
-    /v Collect 2>/dev/null | grep -q "$collect"
+  # Checked, and tried again: under load an import was seen to be lost.
+  local try
+  for try in 1 2 3; do
+    wrun regedit /S "$(winpath "$reg")" >"$TMP/regedit.log" 2>&1
+    wrun reg query "HKLM\\System\\CurrentControlSet\\Services\\$service\\Performance" \
+      /v Collect >"$TMP/regquery.log" 2>&1
+    grep -q "$collect" "$TMP/regquery.log" && return 0
+    echo "# wl_register $service, try $try: not registered" >&2
+    sed 's/^/#   /' "$TMP/regedit.log" "$TMP/regquery.log" >&2
+    sleep 1
+  done
+  return 1
 }
 
 # wl_capture_renumber DIR: register the renumbering provider (provider.c,
