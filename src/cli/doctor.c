@@ -16,6 +16,13 @@
  * every path's verdict; a failed connection is an error. Exit 0 when every
  * path resolves (ok, no-instances), 1 when one does not, 2 on usage errors
  * and failed connections.
+ *
+ * On Windows the local registry also tells which provider serves a path's
+ * object (the service whose Performance key lists it, hostdata.h): an
+ * object-absent fix names it with its "Disable Performance Counters"
+ * value (set: the provider is disabled; not set or 0: its Open or Collect
+ * failed), and a path that resolves although its provider has the value
+ * set gets a note (Windows skips such a provider; Wine does not).
  */
 #include "cli.h"
 #include "commands.h"
@@ -213,6 +220,61 @@ static void ask_alone(doctor *d, const char *path, pd_diagnosis *dg) {
 }
 #endif
 
+#ifdef _WIN32
+/* The object index a path names (numeric, or its first index in the
+ * table); false when it has none. */
+static bool object_index(doctor *d, const char *path, uint32_t *index) {
+  pd_path p;
+  pd_error err = {0};
+  if (pd_path_parse(path, &p, &err) != PD_OK)
+    return false;
+  bool have = false;
+  if (p.object_is_index) {
+    char *end;
+    unsigned long long v = strtoull(p.object, &end, 10);
+    have = *end == '\0' && v <= UINT32_MAX;
+    *index = (uint32_t)v;
+  } else if (d->names != NULL) {
+    const uint32_t *idx;
+    if ((have = pd_names_lookup(d->names, p.object, &idx) > 0))
+      *index = idx[0];
+  }
+  pd_path_clear(&p);
+  return have;
+}
+
+/* Append what the registry says of the path's provider (see the top). */
+static void provider_note(doctor *d, const char *path, pd_diagnosis *dg) {
+  uint32_t index;
+  cli_perf_service s;
+  if (!object_index(d, path, &index) || !cli_perf_service_find(index, &s))
+    return;
+  bool absent = dg->verdict == PD_VERDICT_OBJECT_ABSENT;
+  bool disabled = s.disable_set && s.disable != 0;
+  bool resolves = pd_verdict_resolves(dg->verdict);
+  size_t len = strlen(dg->fix), cap = sizeof dg->fix;
+  if (len + 1 >= cap || !(absent || (resolves && disabled)))
+    return;
+  if (absent && disabled)
+    snprintf(dg->fix + len, cap - len,
+             "; provider %s (%s): Disable Performance Counters = %u, so it is "
+             "disabled: set the value to 0 (lodctr /E:%s)",
+             s.service, s.library, (unsigned)s.disable, s.service);
+  else if (absent)
+    snprintf(dg->fix + len, cap - len,
+             "; provider %s (%s): Disable Performance Counters %s, so it is "
+             "enabled and its Open or Collect failed (Application event log, "
+             "Perflib events)",
+             s.service, s.library, s.disable_set ? "= 0" : "not set");
+  else
+    snprintf(dg->fix + len, cap - len,
+             "; note: provider %s has Disable Performance Counters = %u and "
+             "answered anyway (Windows skips a disabled provider; Wine does "
+             "not)",
+             s.service, (unsigned)s.disable);
+}
+#endif
+
 static int load(doctor *d) {
   if (d->counters_file != NULL && !load_counters(d))
     return CLI_EXIT_ERROR;
@@ -283,6 +345,10 @@ static int diagnose_all(doctor *d) {
 #ifdef DOCTOR_LIVE
     if (dg.verdict == PD_VERDICT_OBJECT_ABSENT && d->conn.src != NULL)
       ask_alone(d, d->paths[i], &dg);
+#endif
+#ifdef _WIN32
+    if (d->conn.src != NULL && !d->conn.remote) /* the local registry */
+      provider_note(d, d->paths[i], &dg);
 #endif
     print_one(d, &w, d->paths[i], &dg);
     if (!pd_verdict_resolves(dg.verdict))

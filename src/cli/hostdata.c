@@ -7,6 +7,9 @@
  * others (unreachable host, timeout, helper) a failed connection. The
  * local registry's RegQueryValueExW error 5 (ERROR_ACCESS_DENIED) ->
  * access-denied, any other error -> provider-failed.
+ *
+ * Windows: cli_perf_service_find reads the services' Performance keys,
+ * "Disable Performance Counters" included, for the doctor's notes.
  */
 #include "hostdata.h"
 
@@ -14,6 +17,7 @@
 
 #ifdef _WIN32
 #include "../source/registry.h"
+#include <windows.h>
 #endif
 
 #include <string.h>
@@ -97,3 +101,90 @@ cli_fetch cli_host_fetch(cli_host *h, const char *query, bool local_names,
     cli_error("%s", h->error);
   return f;
 }
+
+#ifdef _WIN32
+static void to_utf8(const wchar_t *w, char *out, size_t cap) {
+  if (WideCharToMultiByte(CP_UTF8, 0, w, -1, out, (int)cap, NULL, NULL) == 0)
+    out[0] = '\0';
+}
+
+static bool get_dword(HKEY key, const wchar_t *name, DWORD *v) {
+  DWORD type = 0, size = sizeof *v;
+  return RegQueryValueExW(key, name, NULL, &type, (LPBYTE)v, &size) ==
+             ERROR_SUCCESS &&
+         type == REG_DWORD && size == sizeof *v;
+}
+
+/* A string value (REG_SZ, REG_EXPAND_SZ or REG_MULTI_SZ, terminated), or
+ * false. */
+static bool get_text(HKEY key, const wchar_t *name, wchar_t *out, DWORD cap) {
+  DWORD type = 0, size = (cap - 1) * sizeof *out;
+  if (RegQueryValueExW(key, name, NULL, &type, (LPBYTE)out, &size) !=
+          ERROR_SUCCESS ||
+      (type != REG_SZ && type != REG_EXPAND_SZ && type != REG_MULTI_SZ))
+    return false;
+  out[size / sizeof *out] = 0;
+  return true;
+}
+
+/* Does this Performance key claim object `index`? */
+static bool claims(HKEY perf, uint32_t index) {
+  wchar_t list[1024];
+  if (get_text(perf, L"Object List", list, 1024)) {
+    for (const wchar_t *s = list; *s;) {
+      if (*s < L'0' || *s > L'9') {
+        s++;
+        continue;
+      }
+      uint64_t v = 0;
+      while (*s >= L'0' && *s <= L'9')
+        if ((v = v * 10 + (uint64_t)(*s++ - L'0')) > UINT32_MAX)
+          v = (uint64_t)UINT32_MAX + 1;
+      if (v == index)
+        return true;
+    }
+  }
+  DWORD first, last;
+  return get_dword(perf, L"First Counter", &first) &&
+         get_dword(perf, L"Last Counter", &last) && first <= index &&
+         index <= last;
+}
+
+static void describe(HKEY perf, const wchar_t *service, cli_perf_service *out) {
+  wchar_t lib[260];
+  DWORD d;
+  to_utf8(service, out->service, sizeof out->service);
+  if (get_text(perf, L"Library", lib, 260))
+    to_utf8(lib, out->library, sizeof out->library);
+  out->disable_set = get_dword(perf, L"Disable Performance Counters", &d);
+  out->disable = out->disable_set ? d : 0;
+}
+
+bool cli_perf_service_find(uint32_t index, cli_perf_service *out) {
+  memset(out, 0, sizeof *out);
+  HKEY root;
+  if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, L"SYSTEM\\CurrentControlSet\\Services",
+                    0, KEY_READ, &root) != ERROR_SUCCESS)
+    return false;
+  bool found = false;
+  wchar_t name[256], sub[256 + 16];
+  for (DWORD i = 0; !found; i++) {
+    DWORD len = 256;
+    LONG rc = RegEnumKeyExW(root, i, name, &len, NULL, NULL, NULL, NULL);
+    if (rc == ERROR_NO_MORE_ITEMS)
+      break;
+    HKEY perf;
+    if (rc != ERROR_SUCCESS)
+      continue;
+    wcscpy(sub, name);
+    wcscat(sub, L"\\Performance");
+    if (RegOpenKeyExW(root, sub, 0, KEY_READ, &perf) != ERROR_SUCCESS)
+      continue;
+    if ((found = claims(perf, index)))
+      describe(perf, name, out);
+    RegCloseKey(perf);
+  }
+  RegCloseKey(root);
+  return found;
+}
+#endif

@@ -47,4 +47,19 @@ void cli_host_close(cli_host *h);
 cli_fetch cli_host_fetch(cli_host *h, const char *query, bool local_names,
                          wp_buffer *out, pd_source_state *state);
 
+#ifdef _WIN32
+/* The V1 provider (a service's Performance key under
+ * HKLM\SYSTEM\CurrentControlSet\Services) that claims object `index`:
+ * its "Object List" names the index, or its "First Counter" .. "Last
+ * Counter" range holds it. False when no service does. */
+typedef struct cli_perf_service {
+  char service[128];
+  char library[260]; /* "Library", empty when unreadable */
+  bool disable_set;  /* "Disable Performance Counters" is a DWORD there */
+  uint32_t disable;  /* its value (non-zero: Windows skips the provider) */
+} cli_perf_service;
+
+bool cli_perf_service_find(uint32_t index, cli_perf_service *out);
+#endif
+
 #endif

@@ -13,7 +13,30 @@
  *   jitter.
  *
  * Answers "Global" (all three) and index lists (only the objects named);
- * "Costly", "Foreign ..." and anything else get no objects. Under Wine 8
+ * "Costly", "Foreign ..." and anything else get no objects.
+ *
+ * Two more modes, chosen by the export names the registry gives Wine:
+ *
+ *   CollectRenumberPerfData (with OpenPerfData): a Process object (230)
+ *   whose w3wp#1 exits after the first sample, so Windows-style
+ *   renumbering makes the old w3wp#2 the new w3wp#1 (issue 13). The sample
+ *   number is the DWORD "Renumber Sample" under the service's Performance
+ *   key (0 when absent), incremented after each answer; the object clock
+ *   is 1000 + 10 * sample seconds, so every value is known by hand:
+ *
+ *     pid   % Processor Time  started at   sample 0          sample 1+
+ *     1100  20 %              100 s        w3wp              w3wp
+ *     2200  50 %              800 s        w3wp (w3wp#1)     exited
+ *     3300  30 %              300 s        w3wp (w3wp#2)     w3wp (w3wp#1)
+ *
+ *   raw % Processor Time = busy * (clock - start): by id (pid) the rates
+ *   are 20 and 30; by name w3wp#1 is (30 * 710 - 50 * 200) / 10 = 1130.
+ *
+ *   OpenFailPerfData: returns ERROR_FILE_NOT_FOUND, so the collector skips
+ *   the provider (Windows logs a Perflib event; Wine says nothing) and its
+ *   object 5000 (CollectFailPerfData, never reached) is absent.
+ *
+ * Under Wine 8
  * (detected by ntdll's wine_get_version export) it compensates Wine's
  * offset bug for the first provider (doc/wine.md).
  *
@@ -68,6 +91,7 @@ typedef enum rule {
   R_CONST,      /* rate[i] */
   R_BULK,       /* 3 (i + 1) * (obj / OBJ_QUANTUM) */
   R_BULK_BASE,  /* obj / OBJ_QUANTUM (100 per second) */
+  R_SINCE,      /* arg[i] = busy % * 10000 + start s: busy * (obj - start) */
 } rule;
 
 typedef struct counter {
@@ -119,6 +143,26 @@ static const object objects[] = {
 };
 #define NOBJECTS (sizeof objects / sizeof objects[0])
 
+/* The renumbering Process object, before and after pid 2200 exits. */
+static const object renumber[2] = {
+    {230,
+     3,
+     {L"w3wp", L"w3wp", L"w3wp"},
+     2,
+     {{6, T_OBJ_TIME_TIMER, 8, R_SINCE, {200100, 500800, 300300}},
+      {784, T_RAWCOUNT, 4, R_CONST, {1100, 2200, 3300}}}},
+    {230,
+     2,
+     {L"w3wp", L"w3wp"},
+     2,
+     {{6, T_OBJ_TIME_TIMER, 8, R_SINCE, {200100, 300300}},
+      {784, T_RAWCOUNT, 4, R_CONST, {1100, 3300}}}},
+};
+
+/* The failing provider's object (never collected). */
+static const object failing = {
+    5000, PERF_NO_INSTANCES, {NULL}, 1, {{5002, T_RAWCOUNT, 4, R_CONST, {7}}}};
+
 /* Processor's fractions are eighths, Process's tenths. */
 static int64_t denominator(const object *o) {
   return o->index == 230 ? 10 : 8;
@@ -147,6 +191,9 @@ static uint64_t raw_value(const object *o, const counter *c, int i,
     return (uint64_t)(3 * (i + 1) * (k->obj / OBJ_QUANTUM));
   case R_BULK_BASE:
     return (uint64_t)(k->obj / OBJ_QUANTUM);
+  case R_SINCE:
+    return (uint64_t)((k->obj - c->arg[i] % 10000 * OBJ_FREQ) / 100 *
+                      (c->arg[i] / 10000));
   }
   return 0;
 }
@@ -303,8 +350,10 @@ DWORD APIENTRY ClosePerfData(void) {
   return ERROR_SUCCESS;
 }
 
-DWORD APIENTRY CollectPerfData(LPWSTR value_name, LPVOID *data,
-                               LPDWORD total_bytes, LPDWORD num_object_types) {
+/* Write the objects of `list` that the query asks for at *data. */
+static DWORD collect(const object *const *list, size_t n, const clocks *k,
+                     LPWSTR value_name, LPVOID *data, LPDWORD total_bytes,
+                     LPDWORD num_object_types) {
   BYTE *p = *data;
   DWORD room = *total_bytes;
   if (under_wine() && wine_first_provider_shift(p)) {
@@ -315,10 +364,10 @@ DWORD APIENTRY CollectPerfData(LPWSTR value_name, LPVOID *data,
   BOOL global = q[0] == 0 || _wcsicmp(q, L"Global") == 0;
   BOOL want[NOBJECTS];
   DWORD need = 0, count = 0;
-  for (size_t i = 0; i < NOBJECTS; i++) {
-    want[i] = global || in_list(q, objects[i].index);
+  for (size_t i = 0; i < n; i++) {
+    want[i] = global || in_list(q, list[i]->index);
     if (want[i]) {
-      need += object_bytes(&objects[i]);
+      need += object_bytes(list[i]);
       count++;
     }
   }
@@ -327,14 +376,80 @@ DWORD APIENTRY CollectPerfData(LPWSTR value_name, LPVOID *data,
     *num_object_types = 0;
     return ERROR_MORE_DATA;
   }
-  clocks k;
-  now(&k);
   BYTE *start = p;
-  for (size_t i = 0; i < NOBJECTS; i++)
+  for (size_t i = 0; i < n; i++)
     if (want[i])
-      p = write_object(p, &objects[i], &k);
+      p = write_object(p, list[i], k);
   *data = p;
   *total_bytes = (DWORD)(p - start);
   *num_object_types = count;
   return ERROR_SUCCESS;
+}
+
+DWORD APIENTRY CollectPerfData(LPWSTR value_name, LPVOID *data,
+                               LPDWORD total_bytes, LPDWORD num_object_types) {
+  const object *list[NOBJECTS];
+  for (size_t i = 0; i < NOBJECTS; i++)
+    list[i] = &objects[i];
+  clocks k;
+  now(&k);
+  return collect(list, NOBJECTS, &k, value_name, data, total_bytes,
+                 num_object_types);
+}
+
+/* ------------------------------------------------- renumbering processes */
+
+#define RENUMBER_KEY                                                           \
+  L"System\\CurrentControlSet\\Services\\WinperfRenumber\\Performance"
+
+EXPORT DWORD APIENTRY CollectRenumberPerfData(LPWSTR value_name, LPVOID *data,
+                                              LPDWORD total_bytes,
+                                              LPDWORD num_object_types);
+
+DWORD APIENTRY CollectRenumberPerfData(LPWSTR value_name, LPVOID *data,
+                                       LPDWORD total_bytes,
+                                       LPDWORD num_object_types) {
+  HKEY key;
+  DWORD sample = 0, size = sizeof sample, type = 0;
+  if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, RENUMBER_KEY, 0,
+                    KEY_QUERY_VALUE | KEY_SET_VALUE, &key) != ERROR_SUCCESS)
+    return ERROR_FILE_NOT_FOUND;
+  if (RegQueryValueExW(key, L"Renumber Sample", NULL, &type, (LPBYTE)&sample,
+                       &size) != ERROR_SUCCESS ||
+      type != REG_DWORD)
+    sample = 0;
+  clocks k = {0};
+  k.obj = (1000 + 10 * (int64_t)sample) * OBJ_FREQ;
+  const object *list[1] = {&renumber[sample == 0 ? 0 : 1]};
+  DWORD rc =
+      collect(list, 1, &k, value_name, data, total_bytes, num_object_types);
+  if (rc == ERROR_SUCCESS) {
+    sample++;
+    RegSetValueExW(key, L"Renumber Sample", 0, REG_DWORD, (const BYTE *)&sample,
+                   sizeof sample);
+  }
+  RegCloseKey(key);
+  return rc;
+}
+
+/* ------------------------------------------------ a provider that fails */
+
+EXPORT DWORD APIENTRY OpenFailPerfData(LPWSTR device_names);
+EXPORT DWORD APIENTRY CollectFailPerfData(LPWSTR value_name, LPVOID *data,
+                                          LPDWORD total_bytes,
+                                          LPDWORD num_object_types);
+
+DWORD APIENTRY OpenFailPerfData(LPWSTR device_names) {
+  (void)device_names;
+  return ERROR_FILE_NOT_FOUND;
+}
+
+/* Never called when Open fails; if it were, object 5000 would show. */
+DWORD APIENTRY CollectFailPerfData(LPWSTR value_name, LPVOID *data,
+                                   LPDWORD total_bytes,
+                                   LPDWORD num_object_types) {
+  const object *list[1] = {&failing};
+  clocks k;
+  now(&k);
+  return collect(list, 1, &k, value_name, data, total_bytes, num_object_types);
 }

@@ -10,7 +10,7 @@
 #   - the buffer-growth path (WINPERF_INITIAL_BUFFER=16);
 #   - index-list queries return only the objects asked for;
 #   - `winperf capture` replayed through the Linux winperf: exact values,
-#     rates on Wine's clocks within 1 %, and output identical to winperf.exe
+#     rates on Wine's clocks within 5 %, and output identical to winperf.exe
 #     replaying the same blobs.
 # Wine's name tables are a stub, so every path is numeric.
 set -u
@@ -18,91 +18,22 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 # shellcheck source-path=SCRIPTDIR source=../lib/need.sh
 . "$top_srcdir/tests/lib/need.sh"
-need wine wineboot wineserver x86_64-w64-mingw32-gcc make
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() {
-  n=$((n + 1))
-  failed=$((failed + 1))
-  echo "not ok $n - $*"
-}
-diag() { sed 's/^/# /'; }
-finish() {
-  echo "1..$n"
-  [ "$failed" -eq 0 ]
-  exit $?
-}
-check() { # check COND-STATUS MESSAGE
-  if [ "$1" -eq 0 ]; then ok "$2"; else nok "$2"; fi
-}
+# shellcheck source-path=SCRIPTDIR source=wine-lib.sh
+. "$top_srcdir/tests/windows/wine-lib.sh"
 
 ok "wine and mingw-w64 are installed"
 
-# ------------------------------------------------------------ cross build
-W="$top_builddir/win64"
-mkdir -p "$W"
-# Nothing of the Linux build's compiler settings or make flags (CC=clang,
-# sanitizer flags, a jobserver) may leak into the cross build.
-xenv() {
-  env -u CC -u CFLAGS -u CPPFLAGS -u LDFLAGS -u LIBS -u MAKEFLAGS -u MFLAGS \
-    -u MAKELEVEL -u PKG_CONFIG_PATH "$@"
-}
-if [ ! -f "$W/Makefile" ]; then
-  (cd "$W" && xenv "$top_srcdir/configure" --host=x86_64-w64-mingw32 \
-    --enable-werror --disable-plugin) >"$W/configure.log" 2>&1
-fi
-if (cd "$W" && xenv make -j2) >"$W/build.log" 2>&1; then
-  ok "mingw-w64 cross build (-Werror) in win64/"
-else
-  nok "mingw-w64 cross build (-Werror) in win64/"
-  tail -30 "$W/build.log" "$W/configure.log" 2>/dev/null | diag
-  finish
-fi
-EXE="$W/.libs/winperf.exe"
-[ -f "$EXE" ] || EXE="$W/winperf.exe"
-DLL="$W/tests/windows/.libs/winperf_test_provider.dll"
+# ------------------------------------------- the prefix, the cross build
+wl_setup
 LINUX_WINPERF="$top_builddir/winperf"
-if [ -f "$EXE" ] && [ -f "$DLL" ] && [ -x "$LINUX_WINPERF" ]; then
+if [ -x "$LINUX_WINPERF" ]; then
   ok "winperf.exe, the provider DLL and the Linux winperf exist"
 else
-  nok "winperf.exe ($EXE), the provider DLL ($DLL), Linux winperf"
+  nok "the Linux winperf ($LINUX_WINPERF)"
   finish
 fi
 
-# -------------------------------------------------------------- the prefix
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/winperf-wine.XXXXXX")
-export WINEPREFIX="$TMP/pfx" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-unset DISPLAY WAYLAND_DISPLAY
-cleanup() {
-  wineserver -k >/dev/null 2>&1
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
-# wine, with the CRs of the Windows console stripped from stdout
-wrun() {
-  local rc
-  timeout 300 wine "$@" | tr -d '\r'
-  rc=${PIPESTATUS[0]}
-  return "$rc"
-}
-
-if timeout 300 wine wineboot --init >"$TMP/boot.log" 2>&1; then
-  ok "fresh WINEPREFIX"
-else
-  nok "fresh WINEPREFIX (wineboot --init)"
-  tail -20 "$TMP/boot.log" | diag
-  finish
-fi
-wineserver -p >/dev/null 2>&1 # keep the server: each run starts fast
-
-lib=$(winpath "$DLL" | sed 's/\\/\\\\/g')
-printf 'REGEDIT4\r\n\r\n[HKEY_LOCAL_MACHINE\\System\\CurrentControlSet\\Services\\WinperfTest\\Performance]\r\n"Library"="%s"\r\n"Open"="OpenPerfData"\r\n"Collect"="CollectPerfData"\r\n"Close"="ClosePerfData"\r\n' \
-  "$lib" >"$TMP/provider.reg"
-wrun regedit /S "$(winpath "$TMP/provider.reg")" >/dev/null 2>&1
-wrun reg query 'HKLM\System\CurrentControlSet\Services\WinperfTest\Performance' \
-  /v Collect 2>/dev/null | grep -q CollectPerfData
+wl_register WinperfTest OpenPerfData CollectPerfData
 check $? "test provider registered"
 
 # ------------------------------------------------------- the expectations
@@ -123,7 +54,11 @@ EXACT='\238(0)\10001 25
 \230(svchost#1)\784 200
 \230(Idle)\10006 3
 \230(winperf)\10006 12'
-# counters on the clocks Wine stamps (PerfTime, PerfTime100nSec): 1 %
+# counters on the clocks Wine stamps (PerfTime, PerfTime100nSec): 5 %.
+# Wine stamps PerfTime before it loads the provider, which reads its QPC
+# when loaded; on this shared machine that delay varies by up to about
+# 0.2 s from query to query (measured: 1.2 to 2.5 % off over 8 s), which
+# a wrong clock or frequency would exceed many times over.
 NEAR='\238(0)\6 25
 \238(1)\6 50
 \238(_Total)\6 37.5
@@ -224,24 +159,26 @@ done
 
 # ------------------------------------------- capture, replayed on Linux
 C="$TMP/capture"
-wrun "$EXE" capture --dir "$(winpath "$C")" --count 4 --interval 4 \
+# A process's first queries are the slowest (doc/wine.md): the replay uses
+# samples 3 and 5.
+wrun "$EXE" capture --dir "$(winpath "$C")" --count 5 --interval 4 \
   --objects "238 2 230" >/dev/null 2>"$TMP/cap.err"
-check $? "winperf capture: 4 samples 4 s apart"
+check $? "winperf capture: 5 samples 4 s apart"
 missing=""
-for f in 000001.blob 000002.blob 000003.blob 000004.blob names.multisz \
+for f in 000001.blob 000002.blob 000003.blob 000004.blob 000005.blob names.multisz \
   names-local.multisz; do
   [ -s "$C/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ]
 check $? "capture wrote the blobs and both name tables${missing:+ (missing:$missing)}"
-"$LINUX_WINPERF" query --names "$C/names.multisz" "$C/000002.blob" \
-  "$C/000004.blob" "${PATHS[@]}" >"$TMP/replay.txt" 2>"$TMP/replay.err"
-check $? "Linux winperf replays the capture (sample 2 -> 4, 8 s)"
+"$LINUX_WINPERF" query --names "$C/names.multisz" "$C/000003.blob" \
+  "$C/000005.blob" "${PATHS[@]}" >"$TMP/replay.txt" 2>"$TMP/replay.err"
+check $? "Linux winperf replays the capture (sample 3 -> 5, 8 s)"
 diag <"$TMP/replay.err"
 check_values "$TMP/replay.txt" "replay" 0 "$EXACT"
-check_values "$TMP/replay.txt" "replay" 0.01 "$NEAR"
+check_values "$TMP/replay.txt" "replay" 0.05 "$NEAR"
 wrun "$EXE" query --names "$(winpath "$C/names.multisz")" \
-  "$(winpath "$C/000002.blob")" "$(winpath "$C/000004.blob")" \
+  "$(winpath "$C/000003.blob")" "$(winpath "$C/000005.blob")" \
   "${PATHS[@]}" >"$TMP/replay-win.txt" 2>&1
 if cmp -s "$TMP/replay.txt" "$TMP/replay-win.txt"; then
   ok "winperf.exe and the Linux winperf print the same values for the capture"
