@@ -16,7 +16,8 @@
 #
 # Per N, one line:
 #   cpu/host-interval  collectd + helpers user+system CPU over the window,
-#                      divided by N x intervals (smbd's own CPU excluded)
+#                      divided by the host reads that started in it (smbd's
+#                      own CPU excluded)
 #   priv/host          private memory (Private_Clean + Private_Dirty of
 #                      /proc/PID/smaps_rollup) of collectd and the helpers,
 #                      divided by N; collectd's alone and one helper's too
@@ -28,6 +29,8 @@
 #                      (collectd's grid is the host's own: only delay
 #                      beyond its best read counts); over all hosts, reads
 #   hosts per core     interval / (cpu per host-interval)
+#   reads              host reads in the window (N x intervals when every
+#                      host kept its interval)
 #   hosts per GiB      1 GiB / (private memory per host)
 # Times depend on the machine's load (this one is shared); CPU seconds,
 # memory and descriptors much less.
@@ -85,11 +88,11 @@ helpers_of() { pgrep -P "$1" -f winperf-remote-helper | tr '\n' ' '; }
 
 printf 'interval %s s, %s intervals measured, ReadThreads N/4 + 5 unless FLEET_READ_THREADS\n' \
   "$interval" "$intervals"
-printf '%-5s %10s %10s %10s %10s %6s %6s %9s %9s %9s %9s\n' N \
+printf '%-5s %10s %10s %10s %10s %6s %6s %9s %9s %9s %9s %6s\n' N \
   "cpu/h-int" "priv/host" "collectd" "helper" "fds" "h.fds" "jit p50" \
-  "jit p99" "hosts/cpu" "hosts/GiB"
-printf '%-5s %10s %10s %10s %10s %6s %6s %9s %9s %9s %9s\n' "" "ms" "KiB" \
-  "priv KiB" "priv KiB" "" "" "ms" "ms" "" ""
+  "jit p99" "hosts/cpu" "hosts/GiB" "reads"
+printf '%-5s %10s %10s %10s %10s %6s %6s %9s %9s %9s %9s %6s\n' "" "ms" "KiB" \
+  "priv KiB" "priv KiB" "" "" "ms" "ms" "" "" ""
 
 for n in $sizes; do
   run=$E2E_DIR/n$n
@@ -171,14 +174,19 @@ EOF
       p50 = a[int(NR * 0.50 + 0.5) > 0 ? int(NR * 0.50 + 0.5) : 1];
       p99 = a[int(NR * 0.99 + 0.5) > 0 ? int(NR * 0.99 + 0.5) : 1];
       printf "%.1f %.1f\n", p50, p99}')
-  awk -v n="$n" -v t0="$t0" -v t1="$t1" -v s0="$s0" -v s1="$s1" -v hz="$hz" \
+  # Reads that started in the window: every host's query self-metric
+  # stamped between s0 and s1 (a late host reads less often than N x
+  # intervals).
+  reads=$(cat "$run"/csv/h*/winperf-self/duration-query-* |
+    awk -F, -v s0="$s0" -v s1="$s1" '$1 ~ /^[0-9]/ && $1 >= s0 && $1 < s1 {n++}
+      END {print n + 0}')
+  awk -v n="$n" -v t0="$t0" -v t1="$t1" -v reads="$reads" -v hz="$hz" \
     -v iv="$interval" -v cp="$cpriv" -v hs="$hsum" -v hp="$hpriv" \
     -v cfd="$cfd" -v hfd="$hfd" -v jit="$jit" 'BEGIN {
       split(jit, j, " ");
-      ints = (s1 - s0) / iv;
-      cpu = (t1 - t0) / hz / (n * ints);       # seconds per host-interval
+      cpu = reads > 0 ? (t1 - t0) / hz / reads : 0; # seconds per host read
       priv = (cp + hs) / n;
-      printf "%-5d %10.2f %10.0f %10d %10d %6d %6d %9s %9s %9.0f %9.0f\n",
+      printf "%-5d %10.2f %10.0f %10d %10d %6d %6d %9s %9s %9.0f %9.0f %6d\n",
         n, cpu * 1000, priv, cp, hp, cfd, hfd, j[1], j[2],
-        (cpu > 0 ? iv / cpu : 0), (priv > 0 ? 1048576 / priv : 0) }'
+        (cpu > 0 ? iv / cpu : 0), (priv > 0 ? 1048576 / priv : 0), reads }'
 done

@@ -62,6 +62,7 @@ LoadPlugin winperf
   ReplayLoop false
   Timestamp "sample"
   Host "cardhost"
+  SelfMetrics false # the test asserts the exact set of series
 </Plugin>
 EOF2
 }

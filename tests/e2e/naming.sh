@@ -64,6 +64,7 @@ block() {
   echo "  Replay \"$E2E_DIR/capture\""
   echo "  ReplayLoop false"
   echo "  Timestamp \"sample\""
+  echo "  SelfMetrics false # the test asserts the exact set of series"
   for o in "$@"; do echo "  $o"; done
   echo "</Plugin>"
 }
