@@ -3,7 +3,6 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "context.h"
-#include "counters.h"
 #include "replay.h"
 
 wp_ctx *wp_ctx_new(wp_source_kind kind) {
@@ -17,6 +16,17 @@ wp_ctx *wp_ctx_new(wp_source_kind kind) {
   return c;
 }
 
+void wp_counter_state_free(wp_counter_state *st, size_t entries) {
+  for (size_t i = 0; st->rt != NULL && i < entries; i++)
+    wp_card_free(st->rt[i].card);
+  for (size_t i = 0; st->paths != NULL && i < st->path_count; i++)
+    free(st->paths[i].object);
+  free(st->rt);
+  free(st->paths);
+  pd_selection_free(st->sel);
+  memset(st, 0, sizeof *st);
+}
+
 void wp_ctx_free(void *ctx) {
   wp_ctx *c = ctx;
   if (c == NULL)
@@ -24,7 +34,7 @@ void wp_ctx_free(void *ctx) {
   if (c->src != NULL)
     c->src->destroy(c->src);
   wp_counter_state st = {c->sel, c->rt, c->paths, c->path_count};
-  wp_counters_state_free(&st, c->counters.count);
+  wp_counter_state_free(&st, c->counters.count);
   pd_names_free(c->names);
   wp_buffer_free(&c->names_buf);
   for (int i = 0; i < 2; i++) {

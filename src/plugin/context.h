@@ -136,6 +136,18 @@ typedef struct wp_ctx {
   bool warned_source_cause; /* wp_counters_source_failed said why */
 } wp_ctx;
 
+/* A list's selection and per-entry state, built beside the one in use (a
+ * reload, counters.h) and installed when good. */
+typedef struct wp_counter_state {
+  pd_selection *sel;
+  wp_entry_rt *rt;    /* one per entry */
+  wp_path_ref *paths; /* one per path id */
+  size_t path_count;
+} wp_counter_state;
+
+/* Free a state of a list of `entries` entries. */
+void wp_counter_state_free(wp_counter_state *st, size_t entries);
+
 /* A new context of that kind with the defaults; NULL without memory. */
 wp_ctx *wp_ctx_new(wp_source_kind kind);
 /* Free a context and all it owns (collectd's free_func: takes void *). */

@@ -131,17 +131,6 @@ static size_t path_total(const wp_counter_list *list) {
   return n;
 }
 
-void wp_counters_state_free(wp_counter_state *st, size_t entries) {
-  for (size_t i = 0; st->rt != NULL && i < entries; i++)
-    wp_card_free(st->rt[i].card);
-  for (size_t i = 0; st->paths != NULL && i < st->path_count; i++)
-    free(st->paths[i].object);
-  free(st->rt);
-  free(st->paths);
-  pd_selection_free(st->sel);
-  memset(st, 0, sizeof *st);
-}
-
 /* Pairing: the block's, and an entry's own pair_by on all its paths. */
 static void set_pairing(const wp_ctx *c, const wp_counter_list *list,
                         wp_counter_state *st) {
@@ -171,7 +160,7 @@ int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
   if (status == 0)
     status = add_paths(c, list, c->counters_file, st->sel, st->rt, st->paths);
   if (status != 0) {
-    wp_counters_state_free(st, list->count);
+    wp_counter_state_free(st, list->count);
     return -1;
   }
   pd_selection_set_options(st->sel, &c->opt.calc);
@@ -182,7 +171,7 @@ int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
 
 void wp_counters_install(wp_ctx *c, wp_counter_state *st) {
   wp_counter_state old = {c->sel, c->rt, c->paths, c->path_count};
-  wp_counters_state_free(&old, c->counters.count);
+  wp_counter_state_free(&old, c->counters.count);
   c->sel = st->sel;
   c->rt = st->rt;
   c->paths = st->paths;

@@ -22,15 +22,6 @@ int wp_counters_read(const wp_ctx *c, wp_counter_list *out);
  * init). 0, or -1 with the error logged (FILE:LINE:COLUMN of the entry). */
 int wp_counters_select(wp_ctx *c);
 
-/* A list's selection and per-entry state, built beside the one in use (a
- * reload) and installed when good. */
-typedef struct wp_counter_state {
-  pd_selection *sel;
-  wp_entry_rt *rt;    /* one per entry */
-  wp_path_ref *paths; /* one per path id */
-  size_t path_count;
-} wp_counter_state;
-
 /* Build the state of `list` (as wp_counters_select: paths, filters, type
  * checks; also pairing, options and the context's names table) without
  * touching the context's. 0, or -1 logged and *st empty. */
@@ -39,8 +30,6 @@ int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
 /* Free the context's state and take st's (the list is the caller's to
  * swap in at the same time: rt has one element per entry). */
 void wp_counters_install(wp_ctx *c, wp_counter_state *st);
-/* Free a state of a list of `entries` entries. */
-void wp_counters_state_free(wp_counter_state *st, size_t entries);
 
 /* Before an evaluation of `snap`: a new interval for the filters, and for
  * each entry with alternatives the first path whose object is in the

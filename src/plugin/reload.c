@@ -94,7 +94,7 @@ static void reload(wp_ctx *c) {
     NOTICE(PLUGIN ": %sCountersFile %s changed but does not load: the %zu "
                   "%s in use stay until it changes again",
            w, c->counters_file, c->counters.count, entries(c->counters.count));
-    wp_counters_state_free(&st, list.count);
+    wp_counter_state_free(&st, list.count);
     wp_counters_free(&list);
     return;
   }
