@@ -131,6 +131,8 @@ static int parse_command_line(live_query *q, int argc, char **argv) {
     return cli_error("query: no counter path given (paths start with '\\')");
   pd_selection_set_options(q->sel, &q->opt.calc);
   pd_selection_set_pairing(q->sel, q->opt.pair_by);
+  pd_selection_set_id_base(q->sel,
+                           q->opt.instance_names == WP_INSTANCE_NAMES_PID);
   return CLI_CONTINUE;
 }
 

@@ -69,6 +69,7 @@ int cmd_query(int argc, char **argv) {
   }
   pd_selection_set_options(sel, &opt.calc);
   pd_selection_set_pairing(sel, opt.pair_by);
+  pd_selection_set_id_base(sel, opt.instance_names == WP_INSTANCE_NAMES_PID);
   for (size_t i = 0; i < nblobs; i++)
     if (!cli_blob_load(&blobs[i]))
       goto out;

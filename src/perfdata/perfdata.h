@@ -409,7 +409,8 @@ typedef struct pd_result {
    * instance does, format.md 1.4): the name it goes by, its own name or,
    * for a thread (ID Thread and a parent), its process's own name; never
    * with "#n". NULL when it pairs by full name: single-instance objects,
-   * _Total, id 0, an id twice in the sample, no ID Process counter. */
+   * _Total, id 0, an id twice in the sample, no ID Process counter; and
+   * always NULL unless pd_selection_set_id_base asked for it. */
   const char *id_base;
 } pd_result;
 
@@ -443,6 +444,9 @@ void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by);
  * unknown path_id or mode. */
 bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
                                    pd_pair_by pair_by);
+/* Whether results carry id_base (names by process id need it; finding it
+ * costs a lookup per instance, so it is off unless asked for). */
+void pd_selection_set_id_base(pd_selection *sel, bool want);
 /* An instance filter: called by pd_selection_evaluate once per instance a
  * path's pattern matches, before anything is computed or named for it,
  * with its full and base names (pd_instance_full_name / _base_name; both ""

@@ -46,6 +46,7 @@ struct pd_selection {
   const pd_names *names;
   bool resolved; /* paths' object lists match `names` */
   pd_calc_options options;
+  bool want_id_base; /* pd_selection_set_id_base */
 
   char *query;
   size_t query_cap;
@@ -181,6 +182,10 @@ bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
     return false;
   sel->paths[path_id].pair_by = (int)pair_by;
   return true;
+}
+
+void pd_selection_set_id_base(pd_selection *sel, bool want) {
+  sel->want_id_base = want;
 }
 
 void pd_selection_set_instance_filter(pd_selection *sel, size_t path_id,
@@ -444,7 +449,7 @@ static pd_status evaluate_object(pd_selection *sel, size_t path_id,
             ? PD_OK
             : pd_identity_older(&sel->identity, pair_by, older, old, newer, obj,
                                 obj_pos, i, full, &old_inst, err);
-    if (s == PD_OK && pair_by == PD_PAIR_BY_ID)
+    if (s == PD_OK && pair_by == PD_PAIR_BY_ID && sel->want_id_base)
       s = pd_identity_base(&sel->identity, newer, obj, obj_pos, i, &id_base,
                            err);
     if (s != PD_OK)

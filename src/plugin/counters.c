@@ -135,6 +135,11 @@ static size_t path_total(const wp_counter_list *list) {
 static void set_pairing(const wp_ctx *c, const wp_counter_list *list,
                         wp_counter_state *st) {
   pd_selection_set_pairing(st->sel, c->opt.pair_by);
+  /* id_base only where a name needs it (InstanceNames "pid") */
+  bool want = c->opt.instance_names == WP_INSTANCE_NAMES_PID;
+  for (size_t i = 0; i < list->count; i++)
+    want |= list->entries[i].instance_names == WP_INSTANCE_NAMES_PID;
+  pd_selection_set_id_base(st->sel, want);
   for (size_t i = 0; i < list->count; i++) {
     const wp_counter_entry *e = &list->entries[i];
     for (size_t a = 0; e->pair_by >= 0 && a <= e->alt_count; a++)

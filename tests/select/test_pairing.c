@@ -189,6 +189,22 @@ static void check_path_pairing(pd_snapshot *s1, pd_snapshot *s2) {
  * thread's process's) of each instance that pairs by id; NULL for those
  * that pair by name, and for every instance under name pairing. With and
  * without an older sample. */
+/* Not asked for (pd_selection_set_id_base): no result carries one, as
+ * finding it costs a lookup per instance. */
+static void check_id_base_off(pd_snapshot *s1, pd_snapshot *s2) {
+  pd_selection *sel = pd_selection_new();
+  pd_error err;
+  pd_selection_add(sel, "\\230(*)\\6", NULL, &err);
+  const pd_result *r;
+  size_t n = 0, with = 0;
+  IS_INT(pd_selection_evaluate(sel, s1, s2, &r, &n, &err), PD_OK,
+         "id_base off: evaluate");
+  for (size_t i = 0; i < n; i++)
+    with += r[i].id_base != NULL;
+  OK(n > 0 && with == 0, "id_base off: none of %zu results has one", n);
+  pd_selection_free(sel);
+}
+
 static void check_id_base(pd_snapshot *s1, pd_snapshot *s2) {
   static const struct {
     int sample; /* 1: sample 1 alone; 2: sample 2 after 1 */
@@ -211,6 +227,7 @@ static void check_id_base(pd_snapshot *s1, pd_snapshot *s2) {
       pd_selection_add(sel, "\\230(*)\\6", NULL, &err);
       pd_selection_add(sel, "\\232(*)\\6", NULL, &err);
       pd_selection_set_pairing(sel, (pd_pair_by)by);
+      pd_selection_set_id_base(sel, true);
       const pd_result *r;
       size_t n;
       pd_status st = sample == 1
@@ -274,6 +291,7 @@ int main(void) {
         snap[0], snap[1]);
   check_path_pairing(snap[0], snap[1]);
   check_id_base(snap[0], snap[1]);
+  check_id_base_off(snap[0], snap[1]);
 
   for (int i = 0; i < 2; i++) {
     pd_snapshot_free(snap[i]);
