@@ -212,8 +212,12 @@ EOF
 # e2e_whisper_fetch FILE FROM UNTIL: "time value" lines (value "None" when
 # the slot is empty), via Debian's python3.
 # collectd.conf lines the tests share: the log in $E2E_DIR/collectd.log
-# and write_graphite to the carbon-cache e2e_start_carbon started.
+# and write_graphite to the carbon-cache e2e_start_carbon started. An
+# argument "false" adds StoreRates false (derives sent as they are, not as
+# rates).
 e2e_conf_logfile_graphite() {
+  _store_rates=
+  [ "${1:-}" = false ] && _store_rates='    StoreRates false'
   cat <<EOF
 LoadPlugin logfile
 <Plugin logfile>
@@ -232,14 +236,16 @@ LoadPlugin logfile
     Port "$CARBON_PORT"
     Protocol "tcp"
     EscapeCharacter "_"
+$_store_rates
   </Node>
 </Plugin>
 EOF
 }
 
-# e2e_conf_servers HOSTNAME: collectd.conf's global lines (1 s flushes, a
-# 0.25 s interval), the log and write_graphite (e2e_conf_logfile_graphite)
-# and the network plugin to InfluxDB's collectd input (e2e_start_influx).
+# e2e_conf_servers HOSTNAME [false]: collectd.conf's global lines (1 s
+# flushes, a 0.25 s interval), the log and write_graphite
+# (e2e_conf_logfile_graphite, given the second argument) and the network
+# plugin to InfluxDB's collectd input (e2e_start_influx).
 e2e_conf_servers() {
   cat <<EOF
 Hostname "$1"
@@ -251,7 +257,7 @@ TypesDB "/usr/share/collectd/types.db"
 Interval 0.25
 MaxReadInterval 1
 
-$(e2e_conf_logfile_graphite)
+$(e2e_conf_logfile_graphite "${2:-}")
 
 <LoadPlugin network>
   FlushInterval 1

@@ -56,25 +56,7 @@ TypesDB "/usr/share/collectd/types.db"
 Interval 1
 ReadThreads 2
 
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$E2E_DIR/collectd.log"
-  Timestamp true
-  PrintSeverity true
-</Plugin>
-<LoadPlugin write_graphite>
-  FlushInterval 1
-</LoadPlugin>
-<Plugin write_graphite>
-  <Node "carbon">
-    Host "127.0.0.1"
-    Port "$CARBON_PORT"
-    Protocol "tcp"
-    EscapeCharacter "_"
-    StoreRates false
-  </Node>
-</Plugin>
+$(e2e_conf_logfile_graphite false)
 
 LoadPlugin winperf
 <Plugin winperf>

@@ -49,40 +49,7 @@ EOF
 
 # write_graphite with StoreRates false: the errors derive as it is sent.
 cat >"$E2E_DIR/collectd.conf" <<EOF
-Hostname "self-collectd"
-FQDNLookup false
-BaseDir "$E2E_DIR"
-PIDFile "$E2E_DIR/collectd.pid"
-PluginDir "$E2E_PLUGIN_DIR"
-TypesDB "/usr/share/collectd/types.db"
-Interval 0.25
-MaxReadInterval 1
-
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$E2E_DIR/collectd.log"
-  Timestamp true
-  PrintSeverity true
-</Plugin>
-<LoadPlugin write_graphite>
-  FlushInterval 1
-</LoadPlugin>
-<Plugin write_graphite>
-  <Node "carbon">
-    Host "127.0.0.1"
-    Port "$CARBON_PORT"
-    Protocol "tcp"
-    EscapeCharacter "_"
-    StoreRates false
-  </Node>
-</Plugin>
-<LoadPlugin network>
-  FlushInterval 1
-</LoadPlugin>
-<Plugin network>
-  Server "127.0.0.1" "$INFLUX_COLLECTD"
-</Plugin>
+$(e2e_conf_servers self-collectd false)
 
 LoadPlugin winperf
 <Plugin winperf>
