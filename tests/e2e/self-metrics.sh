@@ -85,7 +85,14 @@ wsp() {
       printf "%.12g\n", $2 }' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
 }
 all_in_influx() { [ "$(influx derive errors)" = "0 0 0 1 1 1" ]; }
-all_in_carbon() { [ "$(wsp "$S/derive-errors.wsp")" = "0 1" ]; }
+# Carbon: the last interval's 1 arrived. Its 0s may not survive: 0.25 s
+# intervals share 1 s slots, and when the first read falls at the start of
+# a second, the three 0s and the first 1 share one slot, which keeps the 1
+# (InfluxDB, which keeps every point, is asserted exactly above).
+all_in_carbon() {
+  case "$(wsp "$S/derive-errors.wsp")" in "0 1" | 1) return 0 ;; esac
+  return 1
+}
 ended() { grep -c 'replay reached the end' "$E2E_DIR/collectd.log" | grep -qx 2; }
 e2e_wait_for 60 ended
 e2e_ok $? "both replays reached their end"
