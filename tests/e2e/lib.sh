@@ -141,13 +141,19 @@ e2e_wait_for() {
 
 # ---------------------------------------------------------------- ports
 
-# e2e_free_port tcp|udp: a port nothing listens on (random in 20000-59999).
+# e2e_free_port tcp|udp: a port no socket of that protocol uses, random
+# below the kernel's ephemeral range (ip_local_port_range: 32768 on Debian),
+# so that no outgoing connection of a test running beside this one can take
+# it between this check and the server's bind.
 e2e_free_port() {
   _proto=$1
-  _flag=-tln
-  [ "$_proto" = udp ] && _flag=-uln
+  _flag=-tan
+  [ "$_proto" = udp ] && _flag=-uan
+  _low=32768
+  read -r _low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null
+  [ "$_low" -gt 22000 ] 2>/dev/null || _low=60000 # no such range: as before
   while :; do
-    _p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+    _p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % (_low - 20000)))
     case " $E2E_PORTS " in *" $_p "*) continue ;; esac
     if ! ss -Hn $_flag "sport = :$_p" 2>/dev/null | grep -q .; then
       E2E_PORTS="${E2E_PORTS:-} $_p"
@@ -242,11 +248,10 @@ $_store_rates
 EOF
 }
 
-# e2e_conf_servers HOSTNAME [false]: collectd.conf's global lines (1 s
-# flushes, a 0.25 s interval), the log and write_graphite
-# (e2e_conf_logfile_graphite, given the second argument) and the network
-# plugin to InfluxDB's collectd input (e2e_start_influx).
-e2e_conf_servers() {
+# e2e_conf_globals HOSTNAME INTERVAL: collectd.conf's global lines every
+# test's daemon shares (its files under $E2E_DIR, the plugins of
+# e2e_plugin_dir, Debian's types.db).
+e2e_conf_globals() {
   cat <<EOF
 Hostname "$1"
 FQDNLookup false
@@ -254,7 +259,17 @@ BaseDir "$E2E_DIR"
 PIDFile "$E2E_DIR/collectd.pid"
 PluginDir "$E2E_PLUGIN_DIR"
 TypesDB "/usr/share/collectd/types.db"
-Interval 0.25
+Interval $2
+EOF
+}
+
+# e2e_conf_servers HOSTNAME [false]: collectd.conf's global lines (1 s
+# flushes, a 0.25 s interval), the log and write_graphite
+# (e2e_conf_logfile_graphite, given the second argument) and the network
+# plugin to InfluxDB's collectd input (e2e_start_influx).
+e2e_conf_servers() {
+  e2e_conf_globals "$1" 0.25
+  cat <<EOF
 MaxReadInterval 1
 
 $(e2e_conf_logfile_graphite "${2:-}")

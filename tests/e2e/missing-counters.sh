@@ -44,13 +44,7 @@ cat >"$E2E_DIR/winperf.yaml" <<'EOF'
 - '\Process(*)\Working Sett'
 EOF
 cat >"$E2E_DIR/collectd.conf" <<EOF
-Hostname "missing-collectd"
-FQDNLookup false
-BaseDir "$E2E_DIR"
-PIDFile "$E2E_DIR/collectd.pid"
-PluginDir "$E2E_PLUGIN_DIR"
-TypesDB "/usr/share/collectd/types.db"
-Interval 0.25
+$(e2e_conf_globals missing-collectd 0.25)
 
 LoadPlugin logfile
 <Plugin logfile>

@@ -83,13 +83,7 @@ EOF
 put_list A
 
 cat >"$E2E_DIR/collectd.conf" <<EOF
-Hostname "reload-collectd"
-FQDNLookup false
-BaseDir "$E2E_DIR"
-PIDFile "$E2E_DIR/collectd.pid"
-PluginDir "$E2E_PLUGIN_DIR"
-TypesDB "/usr/share/collectd/types.db"
-Interval 1
+$(e2e_conf_globals reload-collectd 1)
 
 $(e2e_conf_logfile_graphite)
 

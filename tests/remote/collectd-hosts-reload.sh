@@ -25,23 +25,10 @@
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
 . "$top_srcdir/tests/remote/smbd-lib.sh"
 
-py=/usr/bin/python3
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
 
-e2e_init hostsreload
-trap 'smbd_teardown; e2e_cleanup' EXIT
-[ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
-need collectd ss smbd smbpasswd useradd userdel python3 whisper-fetch
-[ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
-$py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
-e2e_plugin_dir logfile write_graphite
-chmod 755 "$E2E_DIR"
-
-smbd_setup "$E2E_DIR/smbd" "$(e2e_free_port tcp)" || e2e_bail "smbd user and config"
-$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$SMBD_DIR/state/perfmon" 1 ||
-  e2e_bail "perfmon tdb sample 1"
-smbd_start || e2e_bail "smbd listens on 127.0.0.1:$SMBD_PORT"
+smbd_e2e_start hostsreload
 e2e_start_carbon
 
 HY=$E2E_DIR/host.yaml
@@ -52,13 +39,7 @@ put "- '\\System\\Processes'"
 printf '%s\n' "- '\\Processor(*)\\% Processor Time'" >"$E2E_DIR/top.yaml"
 
 cat >"$E2E_DIR/collectd.conf" <<EOF
-Hostname "reload-collectd"
-FQDNLookup false
-BaseDir "$E2E_DIR"
-PIDFile "$E2E_DIR/collectd.pid"
-PluginDir "$E2E_PLUGIN_DIR"
-TypesDB "/usr/share/collectd/types.db"
-Interval 1
+$(e2e_conf_globals reload-collectd 1)
 
 $(e2e_conf_logfile_graphite)
 

@@ -35,19 +35,7 @@ py=/usr/bin/python3
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
 
-e2e_init hosts
-trap 'smbd_teardown; e2e_cleanup' EXIT
-[ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
-need collectd ss smbd smbpasswd useradd userdel python3 whisper-fetch
-[ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
-$py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
-e2e_plugin_dir logfile write_graphite
-chmod 755 "$E2E_DIR"
-
-smbd_setup "$E2E_DIR/smbd" "$(e2e_free_port tcp)" || e2e_bail "smbd user and config"
-$py "$top_srcdir/tests/remote/perfmon_tdb.py" "$SMBD_DIR/state/perfmon" 1 ||
-  e2e_bail "perfmon tdb sample 1"
-smbd_start || e2e_bail "smbd listens on 127.0.0.1:$SMBD_PORT"
+smbd_e2e_start hosts
 e2e_ok 0 "smbd listening on 127.0.0.1:$SMBD_PORT (restrict anonymous = 2)"
 e2e_start_carbon
 
@@ -80,13 +68,7 @@ cat >"$E2E_DIR/winperf.yaml" <<'EOF'
 EOF
 
 cat >"$E2E_DIR/collectd.conf" <<EOF
-Hostname "hosts-collectd"
-FQDNLookup false
-BaseDir "$E2E_DIR"
-PIDFile "$E2E_DIR/collectd.pid"
-PluginDir "$E2E_PLUGIN_DIR"
-TypesDB "/usr/share/collectd/types.db"
-Interval 1
+$(e2e_conf_globals hosts-collectd 1)
 ReadThreads 4
 
 $(e2e_conf_logfile_graphite)

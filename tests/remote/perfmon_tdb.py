@@ -10,7 +10,12 @@ does. Key scheme (doc/remote-protocol.md 6): names.tdb "1" = entry count,
 little-endian values (Samba stores DWORD counters in a C long: 8 bytes on
 64-bit), "0PerfTime", "0PerfTime100nSec".
 
-Usage: perfmon_tdb.py DIR SAMPLE   (SAMPLE 1 or 2)
+Usage: perfmon_tdb.py DIR SAMPLE [process]   (SAMPLE 1 or 2)
+
+With "process", a Process object is added (index 18, counter 20 ID Process,
+RAWCOUNT; Samba walks the indices 2 .. 2 * the count in "1", so they follow
+on): w3wp pid 10, w3wp pid 20 (w3wp#1 to PDH), _Total pid 0
+(tests/remote/collectd-host-naming.sh).
 
 The two samples are 5 s apart (PerfFreq 10 MHz, dT = 50,000,000 ticks and
 50,000,000 * 100 ns), so the expected values are exact:
@@ -44,6 +49,15 @@ ENTRIES = [
     (16, "ID Thread", "c[14]", PERF_COUNTER_RAWCOUNT),
 ]
 
+# The optional Process object: (instance name, ID Process).
+PROCESS_ENTRIES = [
+    (18, "Process", "p", None),
+    (20, "ID Process", "c[18]", PERF_COUNTER_RAWCOUNT),
+]
+# Two instances named w3wp in the blob, as Windows answers; PDH (and the
+# plugin's pdh names) call the second w3wp#1.
+PROCESSES = [("w3wp", 10), ("w3wp", 20), ("_Total", 0)]
+
 # Enough instances (64 bytes each) for a ~20 KB blob: several DCE/RPC
 # fragments (4280 bytes each), and above a first buffer of 8 KiB (the test
 # passes --buffer-size 8192; Samba then truncates silently and the helper
@@ -74,12 +88,14 @@ def put(db, key, value):
 
 def main():
     outdir, sample = sys.argv[1], int(sys.argv[2])
+    with_process = sys.argv[3:] == ["process"]
     s = SAMPLES[sample]
+    entries = ENTRIES + (PROCESS_ENTRIES if with_process else [])
     os.makedirs(outdir, exist_ok=True)
     names = tdb.Tdb(os.path.join(outdir, "names.tdb"), 0, tdb.DEFAULT,
                     os.O_CREAT | os.O_RDWR, 0o644)
-    put(names, "1", str(len(ENTRIES)))
-    for index, name, rel, ctype in ENTRIES:
+    put(names, "1", str(len(entries)))
+    for index, name, rel, ctype in entries:
         put(names, str(index), name)
         put(names, str(index + 1), name + " help")
         put(names, "%drel" % index, rel)
@@ -91,6 +107,10 @@ def main():
     put(names, "14inst", str(THREADS))
     for i in range(THREADS):
         put(names, "14i%dname" % i, "t%d" % i)
+    if with_process:
+        put(names, "18inst", str(len(PROCESSES)))
+        for i, (name, _) in enumerate(PROCESSES):
+            put(names, "18i%dname" % i, name)
     put(names, "0PerfFreq", "10000000")
     names.close()
 
@@ -108,6 +128,10 @@ def main():
     put(data, "16", "0")
     for i in range(THREADS):
         put(data, "14i%d" % i, struct.pack("<Q", i))
+    if with_process:
+        put(data, "20", "0")
+        for i, (_, pid) in enumerate(PROCESSES):
+            put(data, "18i%d" % i, struct.pack("<Q", pid))
     data.close()
 
 

@@ -13,9 +13,18 @@
 #                        SMBD_PORT, SMBD_USER, SMBD_PASS, and writes the
 #                        credential files DIR/creds (right password) and
 #                        DIR/badcreds (wrong one), mode 0600
-#   smbd_start           start smbd, wait until it listens (status 1 if not)
+#   smbd_start           start smbd, wait until it listens (status 1 if not,
+#                        with smbd's last words on stderr)
 #   smbd_stop            stop smbd and samba-dcerpcd, wait for the port
 #   smbd_teardown        smbd_stop, remove the user
+#   smbd_e2e_start NAME [process]
+#                        the start of every test of a collectd against this
+#                        smbd (after tests/e2e/lib.sh): e2e_init NAME with
+#                        teardown on exit, root, the programs, the remote
+#                        helper $helper, python3-tdb, collectd's logfile and
+#                        write_graphite; then smbd on a free port serving
+#                        tests/remote/perfmon_tdb.py's sample 1 (with its
+#                        Process object when given "process")
 
 SMBD_PID=
 
@@ -65,14 +74,39 @@ EOF
 
 smbd_listening() { [ -n "$(ss -Hltn "sport = :$SMBD_PORT")" ]; }
 
+# smbd_start: start smbd and wait until it listens. On a loaded machine
+# smbd's first start (it creates its registry, passdb and lock tdbs) has
+# taken more than 10 s, so the wait is up to 60 s while smbd lives; an smbd
+# that exits before it listens is started again (twice at most). When it
+# never listens, what smbd said and who holds the port go to stderr (the
+# test's log) and the status is 1.
 smbd_start() {
-  setsid smbd --foreground --no-process-group --configfile="$SMBD_DIR/smb.conf" \
-    >>"$SMBD_DIR/log/smbd.out" 2>&1 &
-  SMBD_PID=$!
-  for _ in $(seq 100); do
-    smbd_listening && return 0
-    sleep 0.1
+  local attempt waited
+  for attempt in 1 2 3; do
+    setsid smbd --foreground --no-process-group --configfile="$SMBD_DIR/smb.conf" \
+      >>"$SMBD_DIR/log/smbd.out" 2>&1 &
+    SMBD_PID=$!
+    for waited in $(seq 600); do
+      smbd_listening && return 0
+      kill -0 "$SMBD_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$SMBD_PID" 2>/dev/null; then
+      break # alive for 60 s and still not listening: give up
+    fi
+    wait "$SMBD_PID" 2>/dev/null
+    echo "# smbd start $attempt: exited after ~$((waited / 10)) s without listening" >&2
+    sleep 1
   done
+  {
+    echo "# smbd never listened on 127.0.0.1:$SMBD_PORT; port holders:"
+    ss -Hltnp "sport = :$SMBD_PORT" | sed 's/^/#   /'
+    for f in "$SMBD_DIR"/log/* "$SMBD_DIR"/log/.*.log; do
+      if [ ! -f "$f" ] || [ ! -s "$f" ]; then continue; fi
+      echo "# last lines of $f:"
+      tail -n 20 "$f" | sed 's/^/#   /'
+    done
+  } >&2
   return 1
 }
 
@@ -98,4 +132,21 @@ smbd_teardown() {
   smbd_stop
   [ -n "${SMBD_USER:-}" ] && userdel "$SMBD_USER" 2>/dev/null
   return 0
+}
+
+# shellcheck disable=SC2154 # helper: the test sets it
+smbd_e2e_start() {
+  e2e_init "$1"
+  trap 'smbd_teardown; e2e_cleanup' EXIT
+  [ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
+  need collectd ss smbd smbpasswd useradd userdel python3 whisper-fetch
+  [ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
+  /usr/bin/python3 -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
+  e2e_plugin_dir logfile write_graphite
+  chmod 755 "$E2E_DIR"
+  smbd_setup "$E2E_DIR/smbd" "$(e2e_free_port tcp)" || e2e_bail "smbd user and config"
+  # shellcheck disable=SC2154 # top_srcdir: lib.sh sets it
+  /usr/bin/python3 "$top_srcdir/tests/remote/perfmon_tdb.py" "$SMBD_DIR/state/perfmon" 1 ${2:+"$2"} ||
+    e2e_bail "perfmon tdb sample 1 ${2:-}"
+  smbd_start || e2e_bail "smbd listens on 127.0.0.1:$SMBD_PORT"
 }

@@ -57,8 +57,8 @@ $py -c 'import samba.dcerpc.winreg' 2>/dev/null || bail "python3-samba missing"
 D=$(mktemp -d /tmp/winperf-smbd.XXXXXX) || exit 1
 port=
 for try in 0 1 2 3 4 5 6 7 8 9; do
-  p=$((20000 + ($$ * 7 + try * 101) % 20000))
-  if [ -z "$(ss -Hltn "sport = :$p")" ]; then
+  p=$((20000 + ($$ * 7 + try * 101) % 12000)) # below the ephemeral range (32768)
+  if [ -z "$(ss -Htan "sport = :$p")" ]; then
     port=$p
     break
   fi
