@@ -208,7 +208,8 @@ static void append(uint8_t **buf, size_t *len, size_t *cap, const char *s) {
   }
 }
 
-static pd_names *bench_names(void) {
+/* The name table of the bench host as REG_MULTI_SZ (format.md 4.1). */
+static uint8_t *bench_names_multisz(size_t *out_len) {
   static const char *const pairs[] = {
       "1",    "2500",
       "2",    "System",
@@ -234,6 +235,13 @@ static pd_names *bench_names(void) {
   for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
     append(&buf, &len, &cap, pairs[i]);
   append(&buf, &len, &cap, "");
+  *out_len = len;
+  return buf;
+}
+
+static pd_names *bench_names(void) {
+  size_t len = 0;
+  uint8_t *buf = bench_names_multisz(&len);
   pd_names *names = NULL;
   pd_error err;
   if (pd_names_parse(buf, len, &names, &err) != PD_OK)
@@ -634,9 +642,56 @@ static int bench_files(int argc, char **argv) {
   return 0;
 }
 
+/* ------------------------------------------ a capture for collectd */
+
+static bool write_file(const char *path, const uint8_t *b, size_t len) {
+  FILE *f = fopen(path, "wb");
+  bool ok = f != NULL && fwrite(b, 1, len, f) == len;
+  if (f != NULL && fclose(f) != 0)
+    ok = false;
+  if (!ok)
+    fprintf(stderr, "bench: cannot write %s\n", path);
+  return ok;
+}
+
+/* `bench --write-capture DIR N`: the instruction cases' host (with its
+ * threads) as a replay capture of N samples 1 s apart (DIR/NNNN.blob and
+ * DIR/names.multisz), and DIR/paths.yaml holding the interval-names case's
+ * paths: what tests/bench/collectd-share.sh replays inside collectd. */
+static int write_capture(const char *dir, int samples) {
+  char path[4096];
+  bool ok = true;
+  host h = build_host(true);
+  for (int k = 0; k < samples && ok; k++) {
+    advance(&h, k);
+    size_t len = 0;
+    uint8_t *b = enc_build(h.blob, &len);
+    snprintf(path, sizeof path, "%s/%04d.blob", dir, k);
+    ok = b != NULL && write_file(path, b, len);
+    free(b);
+  }
+  enc_free(h.blob);
+  size_t len = 0;
+  uint8_t *names = bench_names_multisz(&len);
+  snprintf(path, sizeof path, "%s/names.multisz", dir);
+  ok = ok && write_file(path, names, len);
+  free(names);
+  snprintf(path, sizeof path, "%s/paths.yaml", dir);
+  FILE *f = ok ? fopen(path, "w") : NULL;
+  if (f == NULL)
+    return 1;
+  for (size_t i = 0; i < sizeof typical_paths / sizeof *typical_paths; i++)
+    fprintf(f, "- '%s'\n", typical_paths[i]);
+  for (size_t i = 0; i < sizeof all_threads / sizeof *all_threads; i++)
+    fprintf(f, "- '%s'\n", all_threads[i]);
+  return fclose(f) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--instructions") == 0)
     return bench_instructions(argv[2]);
+  if (argc == 4 && strcmp(argv[1], "--write-capture") == 0)
+    return write_capture(argv[2], atoi(argv[3]));
   if (argc > 1)
     return bench_files(argc, argv);
   pd_names *names = bench_names();
