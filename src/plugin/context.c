@@ -43,6 +43,7 @@ void wp_ctx_free(void *ctx) {
   }
   free(c->clash_logged);
   wp_agg_free(&c->agg);
+  wp_name_cache_free(&c->name_cache);
   wp_counters_free(&c->counters);
   free(c->counters_file);
   free(c->replay_dir);

@@ -20,6 +20,7 @@
 #include "backoff.h"
 #include "cardinality.h"
 #include "counters_yaml.h"
+#include "name_cache.h"
 #include "naming.h"
 #include "open.h"
 #include "perfdata.h"
@@ -99,8 +100,11 @@ typedef struct wp_ctx {
   wp_counter_list counters;
   /* runtime */
   char read_name[DATA_MAX_NAME_LEN];
-  wp_entry_rt *rt;    /* one per counters entry */
-  wp_path_ref *paths; /* one per selection path id (counters.c) */
+  char vl_host[DATA_MAX_NAME_LEN]; /* the values' host, sanitized once an
+                                    * interval (wp_counters_dispatch) */
+  wp_name_cache name_cache;        /* dispatch.c: names by result key */
+  wp_entry_rt *rt;                 /* one per counters entry */
+  wp_path_ref *paths;              /* one per selection path id (counters.c) */
   size_t path_count;
   const pd_names *alt_names; /* the names the alternatives were chosen by */
   size_t unmatched;          /* entries that matched nothing last interval */

@@ -182,6 +182,7 @@ void wp_counters_install(wp_ctx *c, wp_counter_state *st) {
   c->paths = st->paths;
   c->path_count = st->path_count;
   memset(st, 0, sizeof *st);
+  wp_name_cache_clear(&c->name_cache); /* path ids and types changed */
 }
 
 int wp_counters_select(wp_ctx *c) {
@@ -360,6 +361,10 @@ static size_t dispatch_grouped(wp_ctx *c, size_t entry, const pd_result *res,
 
 size_t wp_counters_dispatch(wp_ctx *c, const pd_result *res, size_t count) {
   size_t sent = 0;
+  /* Once an interval, not once a value: hostname_g may change on reload. */
+  wp_name_sanitize(c->vl_host, sizeof c->vl_host,
+                   c->host ? c->host : hostname_g);
+  wp_name_cache_tick(&c->name_cache);
   for (size_t i = 0; i < count;) {
     if (res[i].path_id >= c->path_count) {
       i++;
@@ -377,6 +382,13 @@ size_t wp_counters_dispatch(wp_ctx *c, const pd_result *res, size_t count) {
       for (size_t k = i; k < j; k++)
         sent += wp_dispatch_result(c, &res[k]);
     i = j;
+  }
+  if (c->name_cache.failed > 0) {
+    ERROR(PLUGIN ": %s: out of memory keeping the names of %zu values for the "
+                 "next intervals (they were dispatched; their names are built "
+                 "again)",
+          wp_ctx_where(c), c->name_cache.failed);
+    c->name_cache.failed = 0;
   }
   return sent;
 }

@@ -7,6 +7,7 @@
 #include "collectd/core/utils/common/common.h"
 
 #include <math.h>
+#include <string.h>
 
 /* FILETIME epoch (1601) to Unix epoch (1970) in 100 ns units. */
 #define WP_EPOCH_DIFF_100NS 116444736000000000LL
@@ -81,8 +82,78 @@ const char *wp_result_names(const wp_ctx *c, const pd_result *r,
   return names_of(c, r, entry_raw(c, e), plugin_instance, type_instance);
 }
 
+/* Copy a name into one of value_list_t's fields (size bytes, NUL ended):
+ * sstrncpy would pad every field with zeros, 128 bytes each, every value. */
+static void copy_name(char *dst, const char *src, size_t size) {
+  size_t n = strnlen(src, size - 1);
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+/* Append a string and its NUL (a lone 0x01 byte for NULL, which no name
+ * holds) to key; false when it does not fit. */
+static bool key_text(char *key, size_t cap, size_t *len, const char *s) {
+  if (s == NULL)
+    s = "\x01";
+  size_t n = strlen(s) + 1;
+  if (n > cap - *len)
+    return false;
+  memcpy(key + *len, s, n);
+  *len += n;
+  return true;
+}
+
+/* Everything r's names depend on (names_of), as bytes: its path (the entry
+ * and its settings), counter, raw or not, ids, and the names' text. 0 when
+ * it does not fit (the names are then built every time). */
+static size_t result_key(char *key, size_t cap, const pd_result *r, bool raw) {
+  struct {
+    uint64_t path_id, pid, tid;
+    uint32_t counter_index, counter_type;
+    uint8_t flags;
+  } head;
+  memset(&head, 0, sizeof head); /* padding bytes too: they are hashed */
+  head.path_id = r->path_id;
+  head.pid = r->pid;
+  head.tid = r->tid;
+  head.counter_index = r->counter_index;
+  head.counter_type = r->counter_type;
+  head.flags = (uint8_t)(raw | r->has_pid << 1 | r->has_tid << 2);
+  size_t len = sizeof head;
+  memcpy(key, &head, len);
+  if (!key_text(key, cap, &len, r->object) ||
+      !key_text(key, cap, &len, r->instance) ||
+      !key_text(key, cap, &len, r->counter) ||
+      !key_text(key, cap, &len, r->id_base))
+    return 0;
+  return len;
+}
+
+/* r's names (names_of) into vl, from the cache when r's key is known. */
+static const char *cached_names(wp_ctx *c, const pd_result *r, bool raw,
+                                value_list_t *vl) {
+  char key[4 * DATA_MAX_NAME_LEN];
+  size_t len = result_key(key, sizeof key, r, raw);
+  uint64_t hash = len ? wp_name_cache_hash(key, len) : 0;
+  const wp_name_slot *s =
+      len ? wp_name_cache_find(&c->name_cache, key, len, hash) : NULL;
+  if (s == NULL) {
+    const char *type =
+        names_of(c, r, raw, vl->plugin_instance, vl->type_instance);
+    if (len)
+      wp_name_cache_put(&c->name_cache, key, len, hash, vl->plugin_instance,
+                        vl->type_instance, type);
+    return type;
+  }
+  copy_name(vl->plugin_instance, wp_name_slot_plugin_instance(s),
+            sizeof vl->plugin_instance);
+  copy_name(vl->type_instance, wp_name_slot_type_instance(s),
+            sizeof vl->type_instance);
+  return s->type;
+}
+
 /* r (its value already in the mode `raw` says) to collectd's writers. */
-static bool dispatch(const wp_ctx *c, const pd_result *r, bool raw) {
+static bool dispatch(wp_ctx *c, const pd_result *r, bool raw) {
   const wp_path_ref *ref = &c->paths[r->path_id];
   const wp_counter_entry *e = &c->counters.entries[ref->entry];
   const wp_entry_rt *rt = &c->rt[ref->entry];
@@ -99,7 +170,7 @@ static bool dispatch(const wp_ctx *c, const pd_result *r, bool raw) {
     return false;
   }
   value_list_t vl = VALUE_LIST_INIT;
-  const char *type = names_of(c, r, raw, vl.plugin_instance, vl.type_instance);
+  const char *type = cached_names(c, r, raw, &vl);
   int ds_type = rt->ds                        ? rt->ds->ds[0].type
                 : strcmp(type, "derive") == 0 ? DS_TYPE_DERIVE
                                               : DS_TYPE_GAUGE;
@@ -112,21 +183,21 @@ static bool dispatch(const wp_ctx *c, const pd_result *r, bool raw) {
     uint64_t ns = (uint64_t)(r->time_100ns - WP_EPOCH_DIFF_100NS) * 100u;
     vl.time = NS_TO_CDTIME_T(ns);
   } /* else 0: collectd stamps it now */
-  wp_name_sanitize(vl.host, sizeof(vl.host), c->host ? c->host : hostname_g);
-  sstrncpy(vl.plugin, PLUGIN, sizeof(vl.plugin));
-  sstrncpy(vl.type, type, sizeof(vl.type));
+  copy_name(vl.host, c->vl_host, sizeof(vl.host));
+  copy_name(vl.plugin, PLUGIN, sizeof(vl.plugin));
+  copy_name(vl.type, type, sizeof(vl.type));
   return plugin_dispatch_values(&vl) == 0;
 }
 
-bool wp_dispatch_result(const wp_ctx *c, const pd_result *r) {
+bool wp_dispatch_result(wp_ctx *c, const pd_result *r) {
   if (r->path_id >= c->path_count)
     return false;
   const wp_counter_entry *e = &c->counters.entries[c->paths[r->path_id].entry];
   return dispatch(c, r, entry_raw(c, e));
 }
 
-bool wp_dispatch_aggregate(const wp_ctx *c, const pd_result *r,
-                           const char *instance, double value) {
+bool wp_dispatch_aggregate(wp_ctx *c, const pd_result *r, const char *instance,
+                           double value) {
   if (r->path_id >= c->path_count)
     return false;
   pd_result agg = *r;

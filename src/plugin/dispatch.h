@@ -9,8 +9,10 @@
 /* Dispatch one result of the context's selection as a value_list_t named by
  * the naming rule (naming.h) and the entry's overrides. Returns whether a
  * value was dispatched (a formatted value needs a computed value; a raw one
- * a numeric counter; counter and absolute types cannot carry negatives). */
-bool wp_dispatch_result(const wp_ctx *c, const pd_result *r);
+ * a numeric counter; counter and absolute types cannot carry negatives).
+ * The names are kept in c's name cache (name_cache.h) for the next
+ * intervals. */
+bool wp_dispatch_result(wp_ctx *c, const pd_result *r);
 
 /* The names a result of the context's selection is dispatched under: its
  * plugin_instance and type_instance (naming.h, with the entry's or the
@@ -24,7 +26,7 @@ const char *wp_result_names(const wp_ctx *c, const pd_result *r,
  * `instance` (the base name) and the computed `value`, always as a
  * formatted value (an aggregate folds computed values, whatever ValueMode
  * says). Returns whether a value was dispatched. */
-bool wp_dispatch_aggregate(const wp_ctx *c, const pd_result *r,
-                           const char *instance, double value);
+bool wp_dispatch_aggregate(wp_ctx *c, const pd_result *r, const char *instance,
+                           double value);
 
 #endif

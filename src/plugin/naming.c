@@ -48,6 +48,15 @@ static bool is_control(const unsigned char *s, size_t n) {
 static void put(name_out *o, const char *text) {
   const unsigned char *s = (const unsigned char *)text;
   while (!o->full && *s != '\0') {
+    if (*s >= 0x20 && *s < 0x7F) { /* printable ASCII: most names */
+      if (o->len + 1 > o->size - 1) {
+        o->full = true;
+        break;
+      }
+      o->dst[o->len++] = *s == '/' || *s == '\\' ? '_' : (char)*s;
+      s++;
+      continue;
+    }
     size_t n = char_len(s);
     bool bad = *s == '/' || *s == '\\' || is_control(s, n);
     size_t out = bad ? 1 : n;

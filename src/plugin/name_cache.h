@@ -1,0 +1,78 @@
+/* collectd-winperf: the names a value was dispatched under, kept from one
+ * interval to the next.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Building a value's plugin_instance and type_instance (naming.h: a walk
+ * over every UTF-8 character of the object, instance and counter names,
+ * and the clean profile's table) costs more than decoding, selecting and
+ * computing the value itself (doc/sizing.md, "Where the time goes"). The
+ * names depend only on the result's key (its path, counter, instance and
+ * ids, the names' text, raw or formatted), so they are built once per key
+ * and found again by hash the next intervals. The key is bytes the caller
+ * builds (dispatch.c); this file knows nothing of collectd.
+ *
+ * Memory: one slot per distinct key seen in the last WP_NAME_CACHE_KEEP
+ * intervals; a key unused that long is dropped (processes come and go).
+ * A warm interval whose keys are all known allocates nothing.
+ */
+#ifndef WP_PLUGIN_NAME_CACHE_H
+#define WP_PLUGIN_NAME_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { WP_NAME_CACHE_KEEP = 64 };
+
+typedef struct wp_name_slot {
+  uint64_t hash; /* 0: an empty slot */
+  char *block; /* the key's bytes, then plugin_instance NUL type_instance NUL */
+  uint32_t key_len;
+  uint32_t ti;   /* offset of type_instance in block */
+  uint32_t used; /* the cache's interval when last found or made */
+  const char *type;
+} wp_name_slot;
+
+typedef struct wp_name_cache {
+  wp_name_slot *slots;
+  size_t cap; /* a power of two, or 0 */
+  size_t count;
+  size_t failed; /* puts refused for want of memory; the caller resets it */
+  uint32_t interval;
+} wp_name_cache;
+
+/* The hash of a key (never 0). */
+uint64_t wp_name_cache_hash(const void *key, size_t len);
+
+/* A new interval: every WP_NAME_CACHE_KEEP intervals, the keys unused for
+ * that long are dropped. */
+void wp_name_cache_tick(wp_name_cache *nc);
+
+/* The slot of key, or NULL. */
+const wp_name_slot *wp_name_cache_find(wp_name_cache *nc, const void *key,
+                                       size_t len, uint64_t hash);
+
+/* Keep the names of key (copied; type is kept as a pointer: its owner
+ * must outlive the entry, see wp_name_cache_clear). NULL when out of
+ * memory, counted in `failed` (the caller then uses the names it built). */
+const wp_name_slot *wp_name_cache_put(wp_name_cache *nc, const void *key,
+                                      size_t len, uint64_t hash,
+                                      const char *plugin_instance,
+                                      const char *type_instance,
+                                      const char *type);
+
+static inline const char *wp_name_slot_plugin_instance(const wp_name_slot *s) {
+  return s->block + s->key_len;
+}
+static inline const char *wp_name_slot_type_instance(const wp_name_slot *s) {
+  return s->block + s->ti;
+}
+
+/* Drop every entry (the counters list was replaced: path ids and types
+ * mean something else now). */
+void wp_name_cache_clear(wp_name_cache *nc);
+
+/* wp_name_cache_clear and release the table. */
+void wp_name_cache_free(wp_name_cache *nc);
+
+#endif
