@@ -291,41 +291,34 @@ static void *per_instance(void **array, size_t *cap, bool *ready, size_t elem,
   return *array;
 }
 
-pd_status pd_identity_older(pd_identity *id, pd_pair_by pair_by,
+pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
                             pd_snapshot *older, const pd_object *old,
                             pd_snapshot *newer, const pd_object *obj,
-                            uint32_t obj_pos, uint32_t i, const char *full,
-                            const pd_instance **old_inst, pd_error *err) {
-  if (obj->num_instances == -1) {
-    if (old->num_instances == -1 && old->instance_count == 1)
-      *old_inst = &old->instances[0];
-    return PD_OK;
-  }
+                            uint32_t obj_pos, int32_t **pair, pd_error *err) {
   int m = pair_by == PD_PAIR_BY_ID ? 0 : 1;
   void *arr = id->pair[m];
   if (per_instance(&arr, &id->pair_cap[m], &id->pair_ready[m], sizeof(int32_t),
                    id->instances) == NULL)
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   id->pair[m] = arr;
-  int32_t *pair = &id->pair[m][obj->instances - newer->instances];
-  if (pair[i] == PD_PAIR_UNKNOWN) {
-    bool by_id;
-    pd_status s = pd_identity_pair(id, pair_by, older, old, newer, obj, obj_pos,
-                                   pair, &by_id, err);
-    if (s != PD_OK)
-      return s;
-    if (!by_id && (s = pd_identity_pair_by_name(older, old, newer, obj, pair,
-                                                err)) != PD_OK)
-      return s;
-  }
-  if (pair[i] == PD_PAIR_BY_NAME) {
-    if (!pd_full_names_built(older, old))
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    int64_t at = pd_find_instance(older, old, full);
-    pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
-  }
-  if (pair[i] >= 0)
-    *old_inst = &old->instances[pair[i]];
+  int32_t *p = &id->pair[m][obj->instances - newer->instances];
+  *pair = p;
+  if (obj->instance_count == 0 || p[0] != PD_PAIR_UNKNOWN)
+    return PD_OK; /* paired earlier in this evaluation */
+  bool by_id;
+  pd_status s = pd_identity_pair(id, pair_by, older, old, newer, obj, obj_pos,
+                                 p, &by_id, err);
+  if (s == PD_OK && !by_id)
+    s = pd_identity_pair_by_name(older, old, newer, obj, p, err);
+  return s;
+}
+
+pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
+                              const char *full, int32_t *pair, pd_error *err) {
+  if (!pd_full_names_built(older, old))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  int64_t at = pd_find_instance(older, old, full);
+  *pair = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
   return PD_OK;
 }
 

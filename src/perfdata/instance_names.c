@@ -323,6 +323,11 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   return n;
 }
 
+const pd_object_names *pd_object_full_names(pd_snapshot *snap,
+                                            const pd_object *obj) {
+  return full_names(snap, obj);
+}
+
 int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
   if (obj->instance_count == 0)
     return 1;

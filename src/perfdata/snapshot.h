@@ -85,6 +85,11 @@ bool pd_instances_same_names(const pd_snapshot *a, const pd_object *oa,
  * pd_find_instance's -1 means only "no such instance"). */
 bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj);
 
+/* obj's names (own, full and base, per instance; full names built), for
+ * a caller that reads many: NULL only when out of memory. */
+const pd_object_names *pd_object_full_names(pd_snapshot *snap,
+                                            const pd_object *obj);
+
 /* 1 when obj's full names are all distinct (an instance is then the first
  * of its full name), 0 when not known to be, -1 out of memory. */
 int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj);
@@ -94,9 +99,17 @@ int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj);
 void pd_sample_clocks(const pd_snapshot *snap, const pd_object *obj,
                       pd_sample *s);
 /* Counter c of obj in inst into s (pd_snapshot_sample; without the base
- * when the type has none, the common case, cheaper). */
-void pd_sample_read(const pd_snapshot *snap, const pd_object *obj,
-                    const pd_instance *inst, uint32_t c, bool needs_base,
-                    pd_sample *s);
+ * when the type has none, the common case, inline: it runs per value). */
+static inline void pd_sample_read(const pd_snapshot *snap, const pd_object *obj,
+                                  const pd_instance *inst, uint32_t c,
+                                  bool needs_base, pd_sample *s) {
+  if (needs_base) {
+    pd_snapshot_sample(snap, obj, inst, c, s);
+    return;
+  }
+  s->value = pd_counter_raw(snap, inst, &obj->counters[c]);
+  s->base = 0;
+  s->has_base = false;
+}
 
 #endif
