@@ -133,7 +133,7 @@ typedef struct object_pass {
   pd_snapshot *older, *newer;
   const pd_object *obj, *old;
   const pd_object_names *names; /* NULL: a single-instance object */
-  const matched_counter *mc;
+  matched_counter *mc;
   int32_t *pair; /* the object's pairing, NULL until first needed */
   pd_pair_by pair_by;
   int32_t id_pos[PD_ID_KINDS];
@@ -217,6 +217,25 @@ static bool reserve_results(pd_selection *sel, size_t n) {
   return true;
 }
 
+/* The general formula of one value (pd_compute_props), for the types
+ * without a prepared plan. */
+static void compute_one(object_pass *op, const matched_counter *m,
+                        const pd_instance *in, const pd_instance *old_inst,
+                        pd_result *r) {
+  const pd_counter_def *def = &op->obj->counters[m->pos];
+  pd_sample_read(op->newer, op->obj, in, m->pos, m->props.needs_base, &op->now);
+  const pd_sample *prev = NULL;
+  if (old_inst != NULL && m->old_pos != UINT32_MAX) {
+    pd_sample_read(op->older, op->old, old_inst, m->old_pos,
+                   m->props.needs_base, &op->before);
+    prev = &op->before;
+  }
+  r->status = pd_compute_props(def->type, m->props, prev, &op->now,
+                               &op->sel->options, &r->value);
+  r->raw_value = op->now.value;
+  r->raw_base = op->now.base;
+}
+
 /* Every counter of the pass for instance i: one result each, but a shared
  * counter only when no earlier path reported it. */
 static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
@@ -250,14 +269,19 @@ static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
         continue;
     }
     const pd_counter_def *def = &obj->counters[m->pos];
-    pd_sample_read(op->newer, obj, in, m->pos, m->props.needs_base, &op->now);
-    const pd_sample *prev = NULL;
-    if (old_inst != NULL && m->old_pos != UINT32_MAX) {
-      pd_sample_read(op->older, op->old, old_inst, m->old_pos,
-                     m->props.needs_base, &op->before);
-      prev = &op->before;
-    }
     pd_result *r = &sel->results[sel->result_count++];
+    if (m->rate.kind != PD_FAST_NONE) {
+      uint64_t n1 = pd_counter_raw(op->newer, in, def), n0 = 0;
+      bool paired = old_inst != NULL && m->old_pos != UINT32_MAX;
+      if (paired)
+        n0 =
+            pd_counter_raw(op->older, old_inst, &op->old->counters[m->old_pos]);
+      r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
+      r->raw_value = n1;
+      r->raw_base = 0;
+    } else {
+      compute_one(op, m, in, old_inst, r);
+    }
     r->path_id = op->po->path_id;
     r->object = op->object_name;
     r->instance = full;
@@ -271,10 +295,6 @@ static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
     r->object_index = obj->name_index;
     r->counter_index = def->name_index;
     r->counter_type = def->type;
-    r->status = pd_compute_props(def->type, m->props, prev, &op->now,
-                                 &sel->options, &r->value);
-    r->raw_value = op->now.value;
-    r->raw_base = op->now.base;
     r->time_100ns = op->t100;
     r->has_pid = has_pid;
     r->pid = pid;
@@ -328,6 +348,10 @@ static pd_status evaluate_object(pd_selection *sel, const path_object *po,
   pd_sample_clocks(newer, op.obj, &op.now);
   if (op.old != NULL)
     pd_sample_clocks(older, op.old, &op.before);
+  for (uint32_t k = 0; k < po->n; k++)
+    pd_rate_prepare(op.obj->counters[op.mc[k].pos].type,
+                    op.old ? &op.before : NULL, &op.now, &sel->options,
+                    &op.mc[k].rate);
   bool exact = op.cp->instance_pattern != NULL &&
                !op.cp->path.instance_has_wildcard &&
                op.obj->num_instances != -1;

@@ -335,44 +335,38 @@ int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
   return n == NULL ? -1 : n->distinct;
 }
 
-/* Own names alike: raw bytes, ids and the way they are decoded. */
-static bool same_own(const pd_snapshot *a, const pd_object *oa,
-                     const pd_snapshot *b, const pd_object *ob) {
+/* Own names alike: raw bytes, ids, parent references and the way they are
+ * decoded. Each snapshot's signature already holds what its own names were
+ * checked against in this decode, so one comparison of the two does it. */
+static bool same_own(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
+                     const pd_object *ob) {
   if (oa->instance_count != ob->instance_count ||
       oa->num_instances != ob->num_instances ||
       oa->code_page != ob->code_page ||
       a->bytes.big_endian != b->bytes.big_endian)
     return false;
-  for (uint32_t i = 0; i < oa->instance_count; i++) {
-    const pd_instance *x = &oa->instances[i], *y = &ob->instances[i];
-    if (x->name_bytes != y->name_bytes || x->unique_id != y->unique_id ||
-        memcmp(a->bytes.data + x->name_offset, b->bytes.data + y->name_offset,
-               x->name_bytes) != 0)
-      return false;
-  }
-  return true;
+  const pd_object_names *na = own_names(a, oa), *nb = own_names(b, ob);
+  return na != NULL && nb != NULL && na->sig_len == nb->sig_len &&
+         (na->sig_len == 0 || memcmp(na->sig, nb->sig, na->sig_len) == 0);
 }
 
-bool pd_instances_same_names(const pd_snapshot *a, const pd_object *oa,
-                             const pd_snapshot *b, const pd_object *ob) {
-  if (!same_own(a, oa, b, ob))
+bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
+                             pd_snapshot *b, const pd_object *ob) {
+  if (!same_own(a, oa, b, ob)) /* parent references too */
     return false;
   uint32_t checked = 0; /* the parent object compared last */
   int switches = 0;     /* bounded: a blob alternating parents is unsure */
   for (uint32_t i = 0; i < oa->instance_count; i++) {
-    const pd_instance *x = &oa->instances[i], *y = &ob->instances[i];
-    if (x->parent_object != y->parent_object ||
-        x->parent_instance != y->parent_instance)
-      return false;
-    if (x->parent_object == 0 || x->parent_object == checked)
+    uint32_t parent = oa->instances[i].parent_object;
+    if (parent == 0 || parent == checked)
       continue;
     if (++switches > 4)
       return false;
-    const pd_object *pa = pd_snapshot_find_object(a, x->parent_object),
-                    *pb = pd_snapshot_find_object(b, x->parent_object);
+    const pd_object *pa = pd_snapshot_find_object(a, parent),
+                    *pb = pd_snapshot_find_object(b, parent);
     if ((pa == NULL) != (pb == NULL) || (pa != NULL && !same_own(a, pa, b, pb)))
       return false;
-    checked = x->parent_object;
+    checked = parent;
   }
   return true;
 }

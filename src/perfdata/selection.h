@@ -18,7 +18,8 @@ typedef struct matched_counter {
   const char *name; /* display name */
   size_t name_len;
   pd_type_props props;
-  bool shared; /* another path matches it in this object: deduplicate */
+  bool shared;       /* another path matches it in this object: deduplicate */
+  pd_rate_plan rate; /* its formula for this pair of samples */
 } matched_counter;
 
 /* One (path, object) pair of an evaluation: its counters are

@@ -77,9 +77,10 @@ uint32_t pd_hash_folded(const char *s);
  * position: the same raw name bytes, unique ids, code page and parent
  * references, and the parent objects' instances named alike too. Their
  * full names are then equal position by position (no conversion needed
- * to know it). False when unsure. */
-bool pd_instances_same_names(const pd_snapshot *a, const pd_object *oa,
-                             const pd_snapshot *b, const pd_object *ob);
+ * to know it). False when unsure or out of memory (own names are built
+ * to compare them). */
+bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
+                             pd_snapshot *b, const pd_object *ob);
 
 /* Builds obj's full names: false only when out of memory (after it,
  * pd_find_instance's -1 means only "no such instance"). */
