@@ -195,12 +195,20 @@ static pd_status older_instance(object_pass *op, uint32_t i,
                              err)) != PD_OK)
     return s;
   if (op->pair[i] == PD_PAIR_BY_NAME &&
-      (s = pd_identity_by_name(op->older, old, op->names->full[i], &op->pair[i],
+      (s = pd_identity_by_name(op->older, old, op->names, i, &op->pair[i],
                                err)) != PD_OK)
     return s;
   if (op->pair[i] >= 0 && (uint32_t)op->pair[i] < old->instance_count)
     *old_inst = &old->instances[op->pair[i]];
   return PD_OK;
+}
+
+/* The canonical path of a result (pd_selection_set_paths). */
+static const char *result_path(object_pass *op, const matched_counter *m,
+                               const char *full) {
+  return pd_text_path(&op->sel->text, (sized){op->object_name, op->object_len},
+                      (sized){full, full ? strlen(full) : 0},
+                      (sized){m->name, m->name_len});
 }
 
 static bool reserve_results(pd_selection *sel, size_t n) {
@@ -237,70 +245,71 @@ static void compute_one(object_pass *op, const matched_counter *m,
 }
 
 /* Every counter of the pass for instance i: one result each, but a shared
- * counter only when no earlier path reported it. */
+ * counter only when no earlier path reported it. What the results repeat
+ * is read into locals first: stores through r could alias op's fields. */
 static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
                       const char *id_base, pd_error *err) {
   pd_selection *sel = op->sel;
-  const pd_object *obj = op->obj;
-  const pd_instance *in = &obj->instances[i];
-  uint32_t n = op->po->n;
+  const uint32_t n = op->po->n;
   if (!reserve_results(sel, n))
     return no_memory(err);
+  const pd_object *obj = op->obj, *old = op->old;
+  const pd_instance *in = &obj->instances[i];
+  const matched_counter *mc = op->mc;
+  const size_t path_id = op->po->path_id;
+  const uint64_t key_base = (uint64_t)op->po->obj_pos << 52 | (uint64_t)i << 20;
+  const char *const object_name = op->object_name;
+  const int64_t t100 = op->t100;
   const char *full = op->names ? op->names->full[i] : NULL;
-  sized instance = {full, full && sel->want_paths ? strlen(full) : 0};
-  bool has_pid = op->id_pos[PD_ID_PROCESS] >= 0,
-       has_tid = op->id_pos[PD_ID_THREAD] >= 0;
-  uint64_t pid = has_pid ? pd_counter_raw(op->newer, in,
-                                          &obj->counters[op->id_pos[0]])
-                         : 0,
-           tid = has_tid ? pd_counter_raw(op->newer, in,
-                                          &obj->counters[op->id_pos[1]])
-                         : 0;
+  const bool has_pid = op->id_pos[PD_ID_PROCESS] >= 0,
+             has_tid = op->id_pos[PD_ID_THREAD] >= 0;
+  const uint64_t pid = has_pid ? pd_counter_raw(op->newer, in,
+                                                &obj->counters[op->id_pos[0]])
+                               : 0,
+                 tid = has_tid ? pd_counter_raw(op->newer, in,
+                                                &obj->counters[op->id_pos[1]])
+                               : 0;
   op->cp->matches += n; /* matched, whether reported here or earlier */
+  pd_result *r = sel->results + sel->result_count;
   for (uint32_t k = 0; k < n; k++) {
-    const matched_counter *m = &op->mc[k];
+    const matched_counter *m = &mc[k];
     if (m->shared) {
-      uint64_t key =
-          (uint64_t)op->po->obj_pos << 52 | (uint64_t)i << 20 | m->pos;
-      int fresh = pd_seen_insert(&sel->seen, key);
+      int fresh = pd_seen_insert(&sel->seen, key_base | m->pos);
       if (fresh < 0)
         return no_memory(err);
       if (fresh == 0)
         continue;
     }
     const pd_counter_def *def = &obj->counters[m->pos];
-    pd_result *r = &sel->results[sel->result_count++];
     if (m->rate.kind != PD_FAST_NONE) {
       uint64_t n1 = pd_counter_raw(op->newer, in, def), n0 = 0;
       bool paired = old_inst != NULL && m->old_pos != UINT32_MAX;
       if (paired)
-        n0 =
-            pd_counter_raw(op->older, old_inst, &op->old->counters[m->old_pos]);
+        n0 = pd_counter_raw(op->older, old_inst, &old->counters[m->old_pos]);
       r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
       r->raw_value = n1;
       r->raw_base = 0;
     } else {
       compute_one(op, m, in, old_inst, r);
     }
-    r->path_id = op->po->path_id;
-    r->object = op->object_name;
+    r->path_id = path_id;
+    r->object = object_name;
     r->instance = full;
     r->counter = m->name;
     r->path = NULL;
-    if (sel->want_paths &&
-        (r->path =
-             pd_text_path(&sel->text, (sized){op->object_name, op->object_len},
-                          instance, (sized){m->name, m->name_len})) == NULL)
-      return no_memory(err);
     r->object_index = obj->name_index;
     r->counter_index = def->name_index;
     r->counter_type = def->type;
-    r->time_100ns = op->t100;
+    r->time_100ns = t100;
     r->has_pid = has_pid;
     r->pid = pid;
     r->has_tid = has_tid;
     r->tid = tid;
     r->id_base = id_base;
+    if (sel->want_paths && (r->path = result_path(op, m, full)) == NULL)
+      return no_memory(err);
+    r++;
+    sel->result_count++;
   }
   return PD_OK;
 }

@@ -314,10 +314,25 @@ pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
 }
 
 pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
-                              const char *full, int32_t *pair, pd_error *err) {
-  if (!pd_full_names_built(older, old))
+                              const pd_object_names *names, uint32_t i,
+                              int32_t *pair, pd_error *err) {
+  const pd_object_names *on =
+      old->instance_count > 0 ? pd_object_full_names(older, old) : NULL;
+  if (old->instance_count > 0 && on == NULL)
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-  int64_t at = pd_find_instance(older, old, full);
+  const char *full = names->full[i];
+  /* The same name at the same position, the usual case: with older's full
+   * names distinct it is the only one of that name. */
+  if (on != NULL && i < old->instance_count && on->distinct &&
+      on->hash[i] == names->hash[i] &&
+      (strcmp(on->full[i], full) == 0 ||
+       pd_name_casecmp(on->full[i], full) == 0)) {
+    *pair = (int32_t)i;
+    return PD_OK;
+  }
+  int64_t at = on == NULL
+                   ? -1
+                   : pd_find_instance_hashed(older, old, full, names->hash[i]);
   *pair = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
   return PD_OK;
 }

@@ -92,9 +92,11 @@ pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
                             uint32_t obj_pos, int32_t **pair, pd_error *err);
 
 /* A PD_PAIR_BY_NAME entry resolved in place: the position of old's
- * instance whose full name is `full`, or PD_PAIR_NONE. */
+ * first instance (blob order) with the full name of newer's instance i
+ * (names: newer's object's, pd_object_full_names), or PD_PAIR_NONE. */
 pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
-                              const char *full, int32_t *pair, pd_error *err);
+                              const pd_object_names *names, uint32_t i,
+                              int32_t *pair, pd_error *err);
 
 /* The name instance i of obj (position obj_pos in newer) goes by when it
  * is known by its id (InstanceNames "pid"), into *base: its own name, or

@@ -397,10 +397,15 @@ const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
 
 int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
                          const char *full_name) {
+  return pd_find_instance_hashed(snap, obj, full_name,
+                                 pd_hash_folded(full_name));
+}
+
+int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
+                                const char *full_name, uint32_t h) {
   pd_object_names *n = full_names(snap, obj);
   if (n == NULL || obj->instance_count == 0)
     return -1;
-  uint32_t h = pd_hash_folded(full_name);
   /* Chains were built from the last instance backwards, so the first match
    * in blob order comes first. */
   for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;

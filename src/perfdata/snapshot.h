@@ -86,6 +86,11 @@ bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
  * pd_find_instance's -1 means only "no such instance"). */
 bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj);
 
+/* pd_find_instance of a name whose pd_hash_folded is h (known already:
+ * pd_object_names.hash of another sample's instance). */
+int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
+                                const char *full_name, uint32_t h);
+
 /* obj's names (own, full and base, per instance; full names built), for
  * a caller that reads many: NULL only when out of memory. */
 const pd_object_names *pd_object_full_names(pd_snapshot *snap,
