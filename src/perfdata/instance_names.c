@@ -13,9 +13,12 @@
 
 #define CHAIN_END UINT32_MAX
 
-/* pd_hash_folded, also telling whether s has a '#'. */
-static uint32_t hash_base(const char *s, bool *has_hash) {
-  uint32_t h = 2166136261u; /* FNV-1a over folded code points */
+#define FNV_START 2166136261u
+
+/* FNV-1a over folded code points, from h on (FNV_START for a whole
+ * string: pd_hash_folded), also telling whether s has a '#'. Continuing a
+ * prefix's hash over the rest gives the whole string's. */
+static uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
   while (*s != '\0') {
     *has_hash |= *s == '#';
     uint32_t cp = pd_next_folded(&s);
@@ -28,7 +31,7 @@ static uint32_t hash_base(const char *s, bool *has_hash) {
 
 uint32_t pd_hash_folded(const char *s) {
   bool has_hash = false;
-  return hash_base(s, &has_hash);
+  return hash_from(FNV_START, s, &has_hash);
 }
 
 static bool grow_u32(uint32_t **a, size_t n) {
@@ -67,8 +70,12 @@ static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
     if (c == NULL)
       return NULL;
     n->base = c;
+    void *d = realloc(n->own_has_hash, count);
+    if (d == NULL)
+      return NULL;
+    n->own_has_hash = d;
     if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
-        !grow_u32(&n->dup, count))
+        !grow_u32(&n->dup, count) || !grow_u32(&n->own_hash, count))
       return NULL;
     n->cap = count;
   }
@@ -173,6 +180,9 @@ static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
       n->name[i] = convert_name(snap, &n->own_text, obj, &obj->instances[i]);
       if (n->name[i] == NULL)
         return NULL;
+      bool has_hash = false;
+      n->own_hash[i] = hash_from(FNV_START, n->name[i], &has_hash);
+      n->own_has_hash[i] = has_hash;
     }
     if (!signature(n, snap, obj, false))
       return NULL;
@@ -211,9 +221,15 @@ static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
   n->parent_epoch[n->parents++] = epoch;
 }
 
+/* Instance i's base name, and into *h its folded hash (continued from
+ * its parent's own name's: the own names' hashes are kept), *has_hash set
+ * when it has a '#'. */
 static const char *base_name(pd_snapshot *snap, pd_object_names *n,
-                             const pd_instance *in, const char *own,
-                             parent_cache *pc) {
+                             const pd_instance *in, uint32_t i,
+                             parent_cache *pc, uint32_t *h, bool *has_hash) {
+  const char *own = n->name[i];
+  *h = n->own_hash[i];
+  *has_hash |= n->own_has_hash[i];
   if (in->parent_object == 0)
     return own;
   if (in->parent_object != pc->index) { /* usually one parent object */
@@ -227,6 +243,9 @@ static const char *base_name(pd_snapshot *snap, pd_object_names *n,
   if (pc->object == NULL || in->parent_instance >= pc->object->instance_count)
     return own;
   const char *pname = pc->names->name[in->parent_instance];
+  *has_hash |= pc->names->own_has_hash[in->parent_instance];
+  *h = hash_from((pc->names->own_hash[in->parent_instance] ^ '/') * 16777619u,
+                 own, has_hash);
   size_t a = strlen(pname), b = strlen(own);
   char *s = pd_text_alloc(&n->full_text, a + 1 + b + 1);
   if (s == NULL)
@@ -273,10 +292,12 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   parent_cache pc = {0, NULL, NULL};
   bool has_hash = false;
   for (uint32_t i = 0; i < count; i++) {
-    const char *base = base_name(snap, n, &obj->instances[i], n->name[i], &pc);
+    uint32_t h;
+    const char *base =
+        base_name(snap, n, &obj->instances[i], i, &pc, &h, &has_hash);
     if (base == NULL)
       return NULL;
-    uint32_t h = hash_base(base, &has_hash), j = n->bucket[h & mask];
+    uint32_t j = n->bucket[h & mask];
     while (j != CHAIN_END &&
            (n->hash[j] != h || pd_name_casecmp(n->full[j], base) != 0))
       j = n->next[j];
@@ -304,7 +325,9 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
       s[len + 1 + d] = digits[nd - 1 - d];
     s[len + 1 + nd] = '\0';
     n->full[i] = s;
-    n->hash[i] = pd_hash_folded(s); /* duplicates never enter pass 1's chains */
+    bool suffix_hash = false; /* s is base "#" digits: continue base's */
+    n->hash[i] = hash_from(h, s + len, &suffix_hash); /* never in pass 1's
+                                                       * chains */
   }
 
   /* Pass 2: index every full name for pd_find_instance. */

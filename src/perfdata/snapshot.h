@@ -36,16 +36,18 @@ typedef struct pd_object_names {
   int parents; /* -1: too many to track */
   uint32_t parent_index[PD_NAME_PARENTS_MAX], parent_epoch[PD_NAME_PARENTS_MAX];
   pd_text_arena full_text;
-  uint32_t cap;        /* capacity of the arrays below (instances) */
-  const char **name;   /* own name, UTF-8 */
-  const char **full;   /* PDH full name: parent/name#n */
-  const char **base;   /* full name without "#n": parent/name */
-  uint32_t *hash;      /* folded hash of full[i] */
-  uint32_t *next;      /* hash chain, UINT32_MAX ends */
-  uint32_t *dup;       /* duplicates seen so far (group heads) */
-  uint32_t *bucket;    /* bucket heads */
-  uint32_t bucket_cap; /* power of two */
-  bool distinct;       /* no base name has a '#': every full name is unique */
+  uint32_t cap;          /* capacity of the arrays below (instances) */
+  const char **name;     /* own name, UTF-8 */
+  uint32_t *own_hash;    /* pd_hash_folded of name[i] */
+  uint8_t *own_has_hash; /* name[i] has a '#' */
+  const char **full;     /* PDH full name: parent/name#n */
+  const char **base;     /* full name without "#n": parent/name */
+  uint32_t *hash;        /* folded hash of full[i] */
+  uint32_t *next;        /* hash chain, UINT32_MAX ends */
+  uint32_t *dup;         /* duplicates seen so far (group heads) */
+  uint32_t *bucket;      /* bucket heads */
+  uint32_t bucket_cap;   /* power of two */
+  bool distinct;         /* no base name has a '#': every full name is unique */
 } pd_object_names;
 
 struct pd_snapshot {
