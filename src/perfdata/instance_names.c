@@ -126,6 +126,32 @@ static pd_object_names *cached(pd_snapshot *snap, const pd_object *obj,
   return gen == snap->generation ? n : NULL;
 }
 
+/* a[0, len) == b[0, len), inline: names are short, and compared per
+ * instance at every decode. */
+static inline bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t len) {
+  uint64_t x, y;
+  for (; len >= 8; len -= 8, a += 8, b += 8) {
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    if (x != y)
+      return false;
+  }
+  uint32_t u, v;
+  if (len >= 4) {
+    memcpy(&u, a, 4);
+    memcpy(&v, b, 4);
+    if (u != v)
+      return false;
+    len -= 4;
+    a += 4;
+    b += 4;
+  }
+  for (; len > 0; len--)
+    if (*a++ != *b++)
+      return false;
+  return true;
+}
+
 /* The signature of obj's instance naming: per instance its NameLength,
  * unique id, parent references and raw name bytes. Compared (compare true)
  * or stored (false) in n->sig. Returns false when unequal or no memory. */
@@ -138,9 +164,10 @@ static bool signature(pd_object_names *n, const pd_snapshot *snap,
                         in->parent_object, in->parent_instance};
     size_t need = sizeof head + in->name_bytes;
     if (compare) {
-      if (n->sig_len - at < need || memcmp(n->sig + at, head, sizeof head) ||
-          memcmp(n->sig + at + sizeof head, snap->bytes.data + in->name_offset,
-                 in->name_bytes) != 0)
+      if (n->sig_len - at < need ||
+          !bytes_equal(n->sig + at, (const uint8_t *)head, sizeof head) ||
+          !bytes_equal(n->sig + at + sizeof head,
+                       snap->bytes.data + in->name_offset, in->name_bytes))
         return false;
     } else {
       if (!pd_grow((void **)&n->sig, &n->sig_cap, at + need, 1))
