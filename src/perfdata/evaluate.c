@@ -137,6 +137,9 @@ typedef struct object_pass {
   int32_t *pair; /* the object's pairing, NULL until first needed */
   pd_pair_by pair_by;
   int32_t id_pos[PD_ID_KINDS];
+  const pd_counter_def *pid_def, *tid_def; /* ID Process, ID Thread, or NULL */
+  bool every;     /* every instance and no filter: nothing to match */
+  bool want_base; /* id_base looked up per instance */
   const char *object_name;
   size_t object_len;
   int64_t t100;
@@ -257,24 +260,21 @@ static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
   const pd_instance *in = &obj->instances[i];
   const matched_counter *mc = op->mc;
   const size_t path_id = op->po->path_id;
-  const uint64_t key_base = (uint64_t)op->po->obj_pos << 52 | (uint64_t)i << 20;
   const char *const object_name = op->object_name;
   const int64_t t100 = op->t100;
   const char *full = op->names ? op->names->full[i] : NULL;
-  const bool has_pid = op->id_pos[PD_ID_PROCESS] >= 0,
-             has_tid = op->id_pos[PD_ID_THREAD] >= 0;
-  const uint64_t pid = has_pid ? pd_counter_raw(op->newer, in,
-                                                &obj->counters[op->id_pos[0]])
-                               : 0,
-                 tid = has_tid ? pd_counter_raw(op->newer, in,
-                                                &obj->counters[op->id_pos[1]])
-                               : 0;
+  const bool has_pid = op->pid_def != NULL, has_tid = op->tid_def != NULL;
+  const uint64_t pid = has_pid ? pd_counter_raw(op->newer, in, op->pid_def) : 0,
+                 tid = has_tid ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
+
   op->cp->matches += n; /* matched, whether reported here or earlier */
   pd_result *r = sel->results + sel->result_count;
   for (uint32_t k = 0; k < n; k++) {
     const matched_counter *m = &mc[k];
     if (m->shared) {
-      int fresh = pd_seen_insert(&sel->seen, key_base | m->pos);
+      uint64_t key =
+          (uint64_t)op->po->obj_pos << 52 | (uint64_t)i << 20 | m->pos;
+      int fresh = pd_seen_insert(&sel->seen, key);
       if (fresh < 0)
         return no_memory(err);
       if (fresh == 0)
@@ -332,53 +332,75 @@ static pd_status instance_range(object_pass *op, bool exact, uint32_t *first,
   return PD_OK;
 }
 
+/* What op reads for every instance, looked up once. */
+static pd_status start_pass(object_pass *op, pd_selection *sel,
+                            const path_object *po, pd_snapshot *older,
+                            pd_snapshot *newer, pd_error *err) {
+  memset(op, 0, sizeof *op);
+  op->sel = sel;
+  op->po = po;
+  op->cp = &sel->paths[po->path_id];
+  op->older = older;
+  op->newer = newer;
+  op->obj = pd_snapshot_object(newer, po->obj_pos);
+  op->old = older ? pd_snapshot_find_object(older, op->obj->name_index) : NULL;
+  op->mc = &sel->counters[po->first];
+  op->pair_by = op->cp->pair_by >= 0 ? (pd_pair_by)op->cp->pair_by
+                                     : sel->identity.pair_by;
+  op->want_base = op->pair_by == PD_PAIR_BY_ID && sel->want_id_base;
+  op->every = op->cp->all_instances && op->cp->filter == NULL &&
+              op->obj->num_instances != -1;
+  if ((op->object_name = display_name(sel, op->obj->name_index)) == NULL)
+    return no_memory(err);
+  op->object_len = strlen(op->object_name);
+  op->t100 = pd_snapshot_header(newer)->perf_time_100ns;
+  pd_identity_positions(&sel->identity, op->obj, po->obj_pos, op->id_pos);
+  if (op->id_pos[PD_ID_PROCESS] >= 0)
+    op->pid_def = &op->obj->counters[op->id_pos[PD_ID_PROCESS]];
+  if (op->id_pos[PD_ID_THREAD] >= 0)
+    op->tid_def = &op->obj->counters[op->id_pos[PD_ID_THREAD]];
+  pd_sample_clocks(newer, op->obj, &op->now);
+  if (op->old != NULL)
+    pd_sample_clocks(older, op->old, &op->before);
+  for (uint32_t k = 0; k < po->n; k++)
+    pd_rate_prepare(op->obj->counters[op->mc[k].pos].type,
+                    op->old ? &op->before : NULL, &op->now, &sel->options,
+                    &op->mc[k].rate);
+  return PD_OK;
+}
+
 static pd_status evaluate_object(pd_selection *sel, const path_object *po,
                                  pd_snapshot *older, pd_snapshot *newer,
                                  pd_error *err) {
   if (po->n == 0)
     return PD_OK;
   object_pass op;
-  memset(&op, 0, sizeof op);
-  op.sel = sel;
-  op.po = po;
-  op.cp = &sel->paths[po->path_id];
-  op.older = older;
-  op.newer = newer;
-  op.obj = pd_snapshot_object(newer, po->obj_pos);
-  op.old = older ? pd_snapshot_find_object(older, op.obj->name_index) : NULL;
-  op.mc = &sel->counters[po->first];
-  op.pair_by =
-      op.cp->pair_by >= 0 ? (pd_pair_by)op.cp->pair_by : sel->identity.pair_by;
-  if ((op.object_name = display_name(sel, op.obj->name_index)) == NULL)
-    return no_memory(err);
-  op.object_len = strlen(op.object_name);
-  op.t100 = pd_snapshot_header(newer)->perf_time_100ns;
-  pd_identity_positions(&sel->identity, op.obj, po->obj_pos, op.id_pos);
-  pd_sample_clocks(newer, op.obj, &op.now);
-  if (op.old != NULL)
-    pd_sample_clocks(older, op.old, &op.before);
-  for (uint32_t k = 0; k < po->n; k++)
-    pd_rate_prepare(op.obj->counters[op.mc[k].pos].type,
-                    op.old ? &op.before : NULL, &op.now, &sel->options,
-                    &op.mc[k].rate);
+  pd_status s = start_pass(&op, sel, po, older, newer, err);
   bool exact = op.cp->instance_pattern != NULL &&
                !op.cp->path.instance_has_wildcard &&
                op.obj->num_instances != -1;
-  uint32_t first, end;
-  pd_status s = instance_range(&op, exact, &first, &end, err);
+  uint32_t first = 0, end = 0;
+  if (s == PD_OK)
+    s = instance_range(&op, exact, &first, &end, err);
+  /* Every instance: the results' room at once. */
+  if (s == PD_OK && op.every &&
+      !reserve_results(sel, (size_t)(end - first) * po->n))
+    return no_memory(err);
   for (uint32_t i = first; s == PD_OK && i < end; i++) {
-    if (!exact && !instance_matches(&op, i))
-      continue;
-    int keep = filter_keeps(&op, i);
-    if (keep <= 0) {
-      if (keep < 0)
-        return no_memory(err);
-      continue;
+    if (!op.every) {
+      if (!exact && !instance_matches(&op, i))
+        continue;
+      int keep = filter_keeps(&op, i);
+      if (keep <= 0) {
+        if (keep < 0)
+          return no_memory(err);
+        continue;
+      }
     }
     const pd_instance *old_inst = NULL;
     const char *id_base = NULL;
     s = older_instance(&op, i, &old_inst, err);
-    if (s == PD_OK && op.pair_by == PD_PAIR_BY_ID && sel->want_id_base)
+    if (s == PD_OK && op.want_base)
       s = pd_identity_base(&sel->identity, newer, op.obj, po->obj_pos, i,
                            &id_base, err);
     if (s == PD_OK)
