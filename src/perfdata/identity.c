@@ -149,7 +149,8 @@ static bool has_usable_id(pd_snapshot *snap, const pd_object *obj, uint32_t i,
   if (pid == 0 || (has_tid && tid == 0))
     return false;
   const char *own = pd_instance_name(snap, obj, i);
-  return own != NULL && pd_name_casecmp(own, "_Total") != 0;
+  /* Nothing folds to '_': other first characters are not _Total. */
+  return own != NULL && (own[0] != '_' || pd_name_casecmp(own, "_Total") != 0);
 }
 
 /* Every instance of obj with a usable id into t; an id seen twice is
@@ -182,7 +183,7 @@ static bool fill_table(pd_id_table *t, pd_snapshot *snap, const pd_object *obj,
 static int32_t pair_one(pd_identity *id, pd_snapshot *older,
                         const pd_object *old, pd_snapshot *newer,
                         const pd_object *obj, uint32_t i,
-                        const int32_t pos[PD_ID_KINDS]) {
+                        const int32_t pos[PD_ID_KINDS], bool same_names) {
   const pd_instance *in = &obj->instances[i];
   bool has_tid = pos[PD_ID_THREAD] >= 0;
   uint64_t pid = pd_counter_raw(newer, in, &obj->counters[pos[PD_ID_PROCESS]]);
@@ -198,6 +199,8 @@ static int32_t pair_one(pd_identity *id, pd_snapshot *older,
   if (j == SLOT_EMPTY)
     return PD_PAIR_NONE; /* a new process (or thread) */
   /* A reused id under another name is another process. */
+  if (same_names && (uint32_t)j == i)
+    return j; /* named as then, position by position */
   const char *now = pd_instance_base_name(newer, obj, i);
   const char *then = pd_instance_base_name(older, old, (uint32_t)j);
   if (now == NULL || then == NULL)
@@ -230,8 +233,9 @@ pd_status pd_identity_pair(pd_identity *id, pd_pair_by pair_by,
   if (!fill_table(&id->older, older, old, pos_old) ||
       !fill_table(&id->newer, newer, obj, pos_new))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  bool same = pd_instances_same_names(older, old, newer, obj);
   for (uint32_t i = 0; i < obj->instance_count; i++)
-    pair[i] = pair_one(id, older, old, newer, obj, i, pos_new);
+    pair[i] = pair_one(id, older, old, newer, obj, i, pos_new, same);
   *paired = true;
   return PD_OK;
 }
