@@ -254,7 +254,7 @@ static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
                       const char *id_base, pd_error *err) {
   pd_selection *sel = op->sel;
   const uint32_t n = op->po->n;
-  if (!reserve_results(sel, n))
+  if (sel->result_cap - sel->result_count < n && !reserve_results(sel, n))
     return no_memory(err);
   const pd_object *obj = op->obj, *old = op->old;
   const pd_instance *in = &obj->instances[i];
