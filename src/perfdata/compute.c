@@ -370,3 +370,60 @@ pd_value_status pd_compute_props(uint32_t type, pd_type_props props,
     *value = v;
   return PD_VALUE_OK;
 }
+
+/* The fast kind of a named type, PD_FAST_NONE for the rest. */
+static uint8_t fast_kind(uint32_t type) {
+  switch (type) {
+  case PD_COUNTER_RAWCOUNT:
+  case PD_COUNTER_LARGE_RAWCOUNT:
+  case PD_COUNTER_RAWCOUNT_HEX:
+  case PD_COUNTER_LARGE_RAWCOUNT_HEX:
+    return PD_FAST_RAW;
+  case PD_COUNTER_DELTA:
+  case PD_COUNTER_LARGE_DELTA:
+    return PD_FAST_DELTA;
+  case PD_COUNTER_COUNTER:
+  case PD_COUNTER_BULK_COUNT:
+  case PD_SAMPLE_COUNTER:
+    return PD_FAST_PER_SECOND;
+  case PD_COUNTER_QUEUELEN_TYPE:
+  case PD_COUNTER_LARGE_QUEUELEN_TYPE:
+  case PD_COUNTER_100NS_QUEUELEN_TYPE:
+  case PD_COUNTER_OBJ_TIME_QUEUELEN_TYPE:
+    return PD_FAST_QUEUE;
+  case PD_COUNTER_TIMER:
+  case PD_100NSEC_TIMER:
+  case PD_OBJ_TIME_TIMER:
+    return PD_FAST_TIMER;
+  case PD_COUNTER_TIMER_INV:
+  case PD_100NSEC_TIMER_INV:
+    return PD_FAST_TIMER_INV;
+  default:
+    return PD_FAST_NONE;
+  }
+}
+
+/* rate_inputs' checks of the clocks, once: those before the counter's
+ * delta into plan->clocks, the time delta's after it into plan->time. */
+void pd_rate_prepare(uint32_t type, const pd_sample *older,
+                     const pd_sample *newer, const pd_calc_options *opt,
+                     pd_rate_plan *plan) {
+  plan->kind = fast_kind(type);
+  plan->cap100 =
+      opt != NULL && opt->cap100 && (type & DISPLAY_MASK) == DISPLAY_PERCENT;
+  plan->clocks = plan->time = PD_VALUE_OK;
+  plan->dd = plan->dd_per_f = 0;
+  if (plan->kind <= PD_FAST_DELTA || older == NULL)
+    return; /* no clocks; or every value a first sample */
+  int64_t d0, d1;
+  double f = 0;
+  plan->clocks = clock_of(type, older, &d0, NULL);
+  if (plan->clocks == PD_VALUE_OK)
+    plan->clocks = clock_of(type, newer, &d1,
+                            plan->kind == PD_FAST_PER_SECOND ? &f : NULL);
+  if (plan->clocks != PD_VALUE_OK)
+    return;
+  plan->time = delta_time(d0, d1, &plan->dd);
+  if (plan->kind == PD_FAST_PER_SECOND)
+    plan->dd_per_f = plan->dd / f;
+}

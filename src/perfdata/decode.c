@@ -31,6 +31,8 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->full);
     free(n->base);
     free(n->hash);
+    free(n->own_hash);
+    free(n->own_has_hash);
     free(n->next);
     free(n->dup);
     free(n->bucket);

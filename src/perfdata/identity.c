@@ -149,7 +149,8 @@ static bool has_usable_id(pd_snapshot *snap, const pd_object *obj, uint32_t i,
   if (pid == 0 || (has_tid && tid == 0))
     return false;
   const char *own = pd_instance_name(snap, obj, i);
-  return own != NULL && pd_name_casecmp(own, "_Total") != 0;
+  /* Nothing folds to '_': other first characters are not _Total. */
+  return own != NULL && (own[0] != '_' || pd_name_casecmp(own, "_Total") != 0);
 }
 
 /* Every instance of obj with a usable id into t; an id seen twice is
@@ -182,7 +183,7 @@ static bool fill_table(pd_id_table *t, pd_snapshot *snap, const pd_object *obj,
 static int32_t pair_one(pd_identity *id, pd_snapshot *older,
                         const pd_object *old, pd_snapshot *newer,
                         const pd_object *obj, uint32_t i,
-                        const int32_t pos[PD_ID_KINDS]) {
+                        const int32_t pos[PD_ID_KINDS], bool same_names) {
   const pd_instance *in = &obj->instances[i];
   bool has_tid = pos[PD_ID_THREAD] >= 0;
   uint64_t pid = pd_counter_raw(newer, in, &obj->counters[pos[PD_ID_PROCESS]]);
@@ -198,6 +199,8 @@ static int32_t pair_one(pd_identity *id, pd_snapshot *older,
   if (j == SLOT_EMPTY)
     return PD_PAIR_NONE; /* a new process (or thread) */
   /* A reused id under another name is another process. */
+  if (same_names && (uint32_t)j == i)
+    return j; /* named as then, position by position */
   const char *now = pd_instance_base_name(newer, obj, i);
   const char *then = pd_instance_base_name(older, old, (uint32_t)j);
   if (now == NULL || then == NULL)
@@ -230,8 +233,9 @@ pd_status pd_identity_pair(pd_identity *id, pd_pair_by pair_by,
   if (!fill_table(&id->older, older, old, pos_old) ||
       !fill_table(&id->newer, newer, obj, pos_new))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  bool same = pd_instances_same_names(older, old, newer, obj);
   for (uint32_t i = 0; i < obj->instance_count; i++)
-    pair[i] = pair_one(id, older, old, newer, obj, i, pos_new);
+    pair[i] = pair_one(id, older, old, newer, obj, i, pos_new, same);
   *paired = true;
   return PD_OK;
 }
@@ -291,41 +295,49 @@ static void *per_instance(void **array, size_t *cap, bool *ready, size_t elem,
   return *array;
 }
 
-pd_status pd_identity_older(pd_identity *id, pd_pair_by pair_by,
+pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
                             pd_snapshot *older, const pd_object *old,
                             pd_snapshot *newer, const pd_object *obj,
-                            uint32_t obj_pos, uint32_t i, const char *full,
-                            const pd_instance **old_inst, pd_error *err) {
-  if (obj->num_instances == -1) {
-    if (old->num_instances == -1 && old->instance_count == 1)
-      *old_inst = &old->instances[0];
-    return PD_OK;
-  }
+                            uint32_t obj_pos, int32_t **pair, pd_error *err) {
   int m = pair_by == PD_PAIR_BY_ID ? 0 : 1;
   void *arr = id->pair[m];
   if (per_instance(&arr, &id->pair_cap[m], &id->pair_ready[m], sizeof(int32_t),
                    id->instances) == NULL)
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   id->pair[m] = arr;
-  int32_t *pair = &id->pair[m][obj->instances - newer->instances];
-  if (pair[i] == PD_PAIR_UNKNOWN) {
-    bool by_id;
-    pd_status s = pd_identity_pair(id, pair_by, older, old, newer, obj, obj_pos,
-                                   pair, &by_id, err);
-    if (s != PD_OK)
-      return s;
-    if (!by_id && (s = pd_identity_pair_by_name(older, old, newer, obj, pair,
-                                                err)) != PD_OK)
-      return s;
+  int32_t *p = &id->pair[m][obj->instances - newer->instances];
+  *pair = p;
+  if (obj->instance_count == 0 || p[0] != PD_PAIR_UNKNOWN)
+    return PD_OK; /* paired earlier in this evaluation */
+  bool by_id;
+  pd_status s = pd_identity_pair(id, pair_by, older, old, newer, obj, obj_pos,
+                                 p, &by_id, err);
+  if (s == PD_OK && !by_id)
+    s = pd_identity_pair_by_name(older, old, newer, obj, p, err);
+  return s;
+}
+
+pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
+                              const pd_object_names *names, uint32_t i,
+                              int32_t *pair, pd_error *err) {
+  const pd_object_names *on =
+      old->instance_count > 0 ? pd_object_full_names(older, old) : NULL;
+  if (old->instance_count > 0 && on == NULL)
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  const char *full = names->full[i];
+  /* The same name at the same position, the usual case: with older's full
+   * names distinct it is the only one of that name. */
+  if (on != NULL && i < old->instance_count && on->distinct &&
+      on->hash[i] == names->hash[i] &&
+      (strcmp(on->full[i], full) == 0 ||
+       pd_name_casecmp(on->full[i], full) == 0)) {
+    *pair = (int32_t)i;
+    return PD_OK;
   }
-  if (pair[i] == PD_PAIR_BY_NAME) {
-    if (!pd_full_names_built(older, old))
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    int64_t at = pd_find_instance(older, old, full);
-    pair[i] = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
-  }
-  if (pair[i] >= 0)
-    *old_inst = &old->instances[pair[i]];
+  int64_t at = on == NULL
+                   ? -1
+                   : pd_find_instance_hashed(older, old, full, names->hash[i]);
+  *pair = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
   return PD_OK;
 }
 

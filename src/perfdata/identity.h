@@ -81,15 +81,22 @@ void pd_identity_of(const int32_t pos[PD_ID_KINDS], const pd_snapshot *snap,
                     const pd_object *obj, const pd_instance *inst,
                     bool *has_pid, uint64_t *pid, bool *has_tid, uint64_t *tid);
 
-/* The older sample's instance paired with newer's instance i of obj
- * (position obj_pos; `full` its full name) under pair_by: *old_inst stays
- * NULL when there is none (a first sample). The whole object is paired on
- * first use in an evaluation. */
-pd_status pd_identity_older(pd_identity *id, pd_pair_by pair_by,
+/* The pairing of obj's instances (obj at position obj_pos in newer) with
+ * old's in older under pair_by: *pair gets the object's array, pair[i] for
+ * instance i an older position, PD_PAIR_NONE (a first sample) or
+ * PD_PAIR_BY_NAME (resolve with pd_identity_by_name). The whole object is
+ * paired on first use in an evaluation, so every path shares one pairing. */
+pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
                             pd_snapshot *older, const pd_object *old,
                             pd_snapshot *newer, const pd_object *obj,
-                            uint32_t obj_pos, uint32_t i, const char *full,
-                            const pd_instance **old_inst, pd_error *err);
+                            uint32_t obj_pos, int32_t **pair, pd_error *err);
+
+/* A PD_PAIR_BY_NAME entry resolved in place: the position of old's
+ * first instance (blob order) with the full name of newer's instance i
+ * (names: newer's object's, pd_object_full_names), or PD_PAIR_NONE. */
+pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
+                              const pd_object_names *names, uint32_t i,
+                              int32_t *pair, pd_error *err);
 
 /* The name instance i of obj (position obj_pos in newer) goes by when it
  * is known by its id (InstanceNames "pid"), into *base: its own name, or

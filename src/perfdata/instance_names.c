@@ -13,9 +13,12 @@
 
 #define CHAIN_END UINT32_MAX
 
-/* pd_hash_folded, also telling whether s has a '#'. */
-static uint32_t hash_base(const char *s, bool *has_hash) {
-  uint32_t h = 2166136261u; /* FNV-1a over folded code points */
+#define FNV_START 2166136261u
+
+/* FNV-1a over folded code points, from h on (FNV_START for a whole
+ * string: pd_hash_folded), also telling whether s has a '#'. Continuing a
+ * prefix's hash over the rest gives the whole string's. */
+static uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
   while (*s != '\0') {
     *has_hash |= *s == '#';
     uint32_t cp = pd_next_folded(&s);
@@ -28,7 +31,7 @@ static uint32_t hash_base(const char *s, bool *has_hash) {
 
 uint32_t pd_hash_folded(const char *s) {
   bool has_hash = false;
-  return hash_base(s, &has_hash);
+  return hash_from(FNV_START, s, &has_hash);
 }
 
 static bool grow_u32(uint32_t **a, size_t n) {
@@ -67,8 +70,12 @@ static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
     if (c == NULL)
       return NULL;
     n->base = c;
+    void *d = realloc(n->own_has_hash, count);
+    if (d == NULL)
+      return NULL;
+    n->own_has_hash = d;
     if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
-        !grow_u32(&n->dup, count))
+        !grow_u32(&n->dup, count) || !grow_u32(&n->own_hash, count))
       return NULL;
     n->cap = count;
   }
@@ -119,6 +126,32 @@ static pd_object_names *cached(pd_snapshot *snap, const pd_object *obj,
   return gen == snap->generation ? n : NULL;
 }
 
+/* a[0, len) == b[0, len), inline: names are short, and compared per
+ * instance at every decode. */
+static inline bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t len) {
+  uint64_t x, y;
+  for (; len >= 8; len -= 8, a += 8, b += 8) {
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    if (x != y)
+      return false;
+  }
+  uint32_t u, v;
+  if (len >= 4) {
+    memcpy(&u, a, 4);
+    memcpy(&v, b, 4);
+    if (u != v)
+      return false;
+    len -= 4;
+    a += 4;
+    b += 4;
+  }
+  for (; len > 0; len--)
+    if (*a++ != *b++)
+      return false;
+  return true;
+}
+
 /* The signature of obj's instance naming: per instance its NameLength,
  * unique id, parent references and raw name bytes. Compared (compare true)
  * or stored (false) in n->sig. Returns false when unequal or no memory. */
@@ -131,9 +164,10 @@ static bool signature(pd_object_names *n, const pd_snapshot *snap,
                         in->parent_object, in->parent_instance};
     size_t need = sizeof head + in->name_bytes;
     if (compare) {
-      if (n->sig_len - at < need || memcmp(n->sig + at, head, sizeof head) ||
-          memcmp(n->sig + at + sizeof head, snap->bytes.data + in->name_offset,
-                 in->name_bytes) != 0)
+      if (n->sig_len - at < need ||
+          !bytes_equal(n->sig + at, (const uint8_t *)head, sizeof head) ||
+          !bytes_equal(n->sig + at + sizeof head,
+                       snap->bytes.data + in->name_offset, in->name_bytes))
         return false;
     } else {
       if (!pd_grow((void **)&n->sig, &n->sig_cap, at + need, 1))
@@ -173,6 +207,9 @@ static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
       n->name[i] = convert_name(snap, &n->own_text, obj, &obj->instances[i]);
       if (n->name[i] == NULL)
         return NULL;
+      bool has_hash = false;
+      n->own_hash[i] = hash_from(FNV_START, n->name[i], &has_hash);
+      n->own_has_hash[i] = has_hash;
     }
     if (!signature(n, snap, obj, false))
       return NULL;
@@ -211,9 +248,15 @@ static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
   n->parent_epoch[n->parents++] = epoch;
 }
 
+/* Instance i's base name, and into *h its folded hash (continued from
+ * its parent's own name's: the own names' hashes are kept), *has_hash set
+ * when it has a '#'. */
 static const char *base_name(pd_snapshot *snap, pd_object_names *n,
-                             const pd_instance *in, const char *own,
-                             parent_cache *pc) {
+                             const pd_instance *in, uint32_t i,
+                             parent_cache *pc, uint32_t *h, bool *has_hash) {
+  const char *own = n->name[i];
+  *h = n->own_hash[i];
+  *has_hash |= n->own_has_hash[i];
   if (in->parent_object == 0)
     return own;
   if (in->parent_object != pc->index) { /* usually one parent object */
@@ -227,6 +270,9 @@ static const char *base_name(pd_snapshot *snap, pd_object_names *n,
   if (pc->object == NULL || in->parent_instance >= pc->object->instance_count)
     return own;
   const char *pname = pc->names->name[in->parent_instance];
+  *has_hash |= pc->names->own_has_hash[in->parent_instance];
+  *h = hash_from((pc->names->own_hash[in->parent_instance] ^ '/') * 16777619u,
+                 own, has_hash);
   size_t a = strlen(pname), b = strlen(own);
   char *s = pd_text_alloc(&n->full_text, a + 1 + b + 1);
   if (s == NULL)
@@ -273,10 +319,12 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   parent_cache pc = {0, NULL, NULL};
   bool has_hash = false;
   for (uint32_t i = 0; i < count; i++) {
-    const char *base = base_name(snap, n, &obj->instances[i], n->name[i], &pc);
+    uint32_t h;
+    const char *base =
+        base_name(snap, n, &obj->instances[i], i, &pc, &h, &has_hash);
     if (base == NULL)
       return NULL;
-    uint32_t h = hash_base(base, &has_hash), j = n->bucket[h & mask];
+    uint32_t j = n->bucket[h & mask];
     while (j != CHAIN_END &&
            (n->hash[j] != h || pd_name_casecmp(n->full[j], base) != 0))
       j = n->next[j];
@@ -304,7 +352,9 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
       s[len + 1 + d] = digits[nd - 1 - d];
     s[len + 1 + nd] = '\0';
     n->full[i] = s;
-    n->hash[i] = pd_hash_folded(s); /* duplicates never enter pass 1's chains */
+    bool suffix_hash = false; /* s is base "#" digits: continue base's */
+    n->hash[i] = hash_from(h, s + len, &suffix_hash); /* never in pass 1's
+                                                       * chains */
   }
 
   /* Pass 2: index every full name for pd_find_instance. */
@@ -323,6 +373,11 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   return n;
 }
 
+const pd_object_names *pd_object_full_names(pd_snapshot *snap,
+                                            const pd_object *obj) {
+  return full_names(snap, obj);
+}
+
 int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
   if (obj->instance_count == 0)
     return 1;
@@ -330,44 +385,38 @@ int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
   return n == NULL ? -1 : n->distinct;
 }
 
-/* Own names alike: raw bytes, ids and the way they are decoded. */
-static bool same_own(const pd_snapshot *a, const pd_object *oa,
-                     const pd_snapshot *b, const pd_object *ob) {
+/* Own names alike: raw bytes, ids, parent references and the way they are
+ * decoded. Each snapshot's signature already holds what its own names were
+ * checked against in this decode, so one comparison of the two does it. */
+static bool same_own(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
+                     const pd_object *ob) {
   if (oa->instance_count != ob->instance_count ||
       oa->num_instances != ob->num_instances ||
       oa->code_page != ob->code_page ||
       a->bytes.big_endian != b->bytes.big_endian)
     return false;
-  for (uint32_t i = 0; i < oa->instance_count; i++) {
-    const pd_instance *x = &oa->instances[i], *y = &ob->instances[i];
-    if (x->name_bytes != y->name_bytes || x->unique_id != y->unique_id ||
-        memcmp(a->bytes.data + x->name_offset, b->bytes.data + y->name_offset,
-               x->name_bytes) != 0)
-      return false;
-  }
-  return true;
+  const pd_object_names *na = own_names(a, oa), *nb = own_names(b, ob);
+  return na != NULL && nb != NULL && na->sig_len == nb->sig_len &&
+         (na->sig_len == 0 || memcmp(na->sig, nb->sig, na->sig_len) == 0);
 }
 
-bool pd_instances_same_names(const pd_snapshot *a, const pd_object *oa,
-                             const pd_snapshot *b, const pd_object *ob) {
-  if (!same_own(a, oa, b, ob))
+bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
+                             pd_snapshot *b, const pd_object *ob) {
+  if (!same_own(a, oa, b, ob)) /* parent references too */
     return false;
   uint32_t checked = 0; /* the parent object compared last */
   int switches = 0;     /* bounded: a blob alternating parents is unsure */
   for (uint32_t i = 0; i < oa->instance_count; i++) {
-    const pd_instance *x = &oa->instances[i], *y = &ob->instances[i];
-    if (x->parent_object != y->parent_object ||
-        x->parent_instance != y->parent_instance)
-      return false;
-    if (x->parent_object == 0 || x->parent_object == checked)
+    uint32_t parent = oa->instances[i].parent_object;
+    if (parent == 0 || parent == checked)
       continue;
     if (++switches > 4)
       return false;
-    const pd_object *pa = pd_snapshot_find_object(a, x->parent_object),
-                    *pb = pd_snapshot_find_object(b, x->parent_object);
+    const pd_object *pa = pd_snapshot_find_object(a, parent),
+                    *pb = pd_snapshot_find_object(b, parent);
     if ((pa == NULL) != (pb == NULL) || (pa != NULL && !same_own(a, pa, b, pb)))
       return false;
-    checked = x->parent_object;
+    checked = parent;
   }
   return true;
 }
@@ -398,10 +447,15 @@ const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
 
 int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
                          const char *full_name) {
+  return pd_find_instance_hashed(snap, obj, full_name,
+                                 pd_hash_folded(full_name));
+}
+
+int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
+                                const char *full_name, uint32_t h) {
   pd_object_names *n = full_names(snap, obj);
   if (n == NULL || obj->instance_count == 0)
     return -1;
-  uint32_t h = pd_hash_folded(full_name);
   /* Chains were built from the last instance backwards, so the first match
    * in blob order comes first. */
   for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;

@@ -386,7 +386,9 @@ int pd_name_casecmp(const char *a, const char *b);
 
 typedef struct pd_result {
   size_t path_id;       /* which configured path (order of _add) */
-  const char *path;     /* canonical "\Object(instance)\Counter" */
+  const char *path;     /* canonical "\Object(instance)\Counter"; NULL
+                         * after pd_selection_set_paths(sel, false): then
+                         * pd_result_path formats it on demand */
   const char *object;   /* object name (or index as text) */
   const char *instance; /* full PDH instance name; NULL if single */
   const char *counter;  /* counter name (or index as text) */
@@ -447,6 +449,14 @@ bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
 /* Whether results carry id_base (names by process id need it; finding it
  * costs a lookup per instance, so it is off unless asked for). */
 void pd_selection_set_id_base(pd_selection *sel, bool want);
+/* Whether results carry `path` (default true). Formatting it costs a copy
+ * of three names per value every interval; a caller that needs the path
+ * only now and then (a log line) turns it off and calls pd_result_path. */
+void pd_selection_set_paths(pd_selection *sel, bool want);
+/* r's canonical "\Object(instance)\Counter" into out[0..len), as
+ * pd_result.path has it (truncated to fit, always NUL-terminated when len >
+ * 0); returns out. */
+char *pd_result_path(const pd_result *r, char *out, size_t len);
 /* An instance filter: called by pd_selection_evaluate once per instance a
  * path's pattern matches, before anything is computed or named for it,
  * with its full and base names (pd_instance_full_name / _base_name; both ""

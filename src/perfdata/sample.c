@@ -58,17 +58,3 @@ void pd_sample_clocks(const pd_snapshot *snap, const pd_object *obj,
   s->object_time = obj->perf_time;
   s->object_freq = obj->perf_freq;
 }
-
-/* pd_snapshot_sample into a pd_sample_clocks template, reading the base only
- * for the types that have one. */
-void pd_sample_read(const pd_snapshot *snap, const pd_object *obj,
-                    const pd_instance *inst, uint32_t c, bool needs_base,
-                    pd_sample *s) {
-  if (needs_base) {
-    pd_snapshot_sample(snap, obj, inst, c, s);
-    return;
-  }
-  s->value = pd_counter_raw(snap, inst, &obj->counters[c]);
-  s->base = 0;
-  s->has_base = false;
-}

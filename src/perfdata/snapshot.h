@@ -36,16 +36,18 @@ typedef struct pd_object_names {
   int parents; /* -1: too many to track */
   uint32_t parent_index[PD_NAME_PARENTS_MAX], parent_epoch[PD_NAME_PARENTS_MAX];
   pd_text_arena full_text;
-  uint32_t cap;        /* capacity of the arrays below (instances) */
-  const char **name;   /* own name, UTF-8 */
-  const char **full;   /* PDH full name: parent/name#n */
-  const char **base;   /* full name without "#n": parent/name */
-  uint32_t *hash;      /* folded hash of full[i] */
-  uint32_t *next;      /* hash chain, UINT32_MAX ends */
-  uint32_t *dup;       /* duplicates seen so far (group heads) */
-  uint32_t *bucket;    /* bucket heads */
-  uint32_t bucket_cap; /* power of two */
-  bool distinct;       /* no base name has a '#': every full name is unique */
+  uint32_t cap;          /* capacity of the arrays below (instances) */
+  const char **name;     /* own name, UTF-8 */
+  uint32_t *own_hash;    /* pd_hash_folded of name[i] */
+  uint8_t *own_has_hash; /* name[i] has a '#' */
+  const char **full;     /* PDH full name: parent/name#n */
+  const char **base;     /* full name without "#n": parent/name */
+  uint32_t *hash;        /* folded hash of full[i] */
+  uint32_t *next;        /* hash chain, UINT32_MAX ends */
+  uint32_t *dup;         /* duplicates seen so far (group heads) */
+  uint32_t *bucket;      /* bucket heads */
+  uint32_t bucket_cap;   /* power of two */
+  bool distinct;         /* no base name has a '#': every full name is unique */
 } pd_object_names;
 
 struct pd_snapshot {
@@ -77,13 +79,24 @@ uint32_t pd_hash_folded(const char *s);
  * position: the same raw name bytes, unique ids, code page and parent
  * references, and the parent objects' instances named alike too. Their
  * full names are then equal position by position (no conversion needed
- * to know it). False when unsure. */
-bool pd_instances_same_names(const pd_snapshot *a, const pd_object *oa,
-                             const pd_snapshot *b, const pd_object *ob);
+ * to know it). False when unsure or out of memory (own names are built
+ * to compare them). */
+bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
+                             pd_snapshot *b, const pd_object *ob);
 
 /* Builds obj's full names: false only when out of memory (after it,
  * pd_find_instance's -1 means only "no such instance"). */
 bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj);
+
+/* pd_find_instance of a name whose pd_hash_folded is h (known already:
+ * pd_object_names.hash of another sample's instance). */
+int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
+                                const char *full_name, uint32_t h);
+
+/* obj's names (own, full and base, per instance; full names built), for
+ * a caller that reads many: NULL only when out of memory. */
+const pd_object_names *pd_object_full_names(pd_snapshot *snap,
+                                            const pd_object *obj);
 
 /* 1 when obj's full names are all distinct (an instance is then the first
  * of its full name), 0 when not known to be, -1 out of memory. */
@@ -94,9 +107,17 @@ int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj);
 void pd_sample_clocks(const pd_snapshot *snap, const pd_object *obj,
                       pd_sample *s);
 /* Counter c of obj in inst into s (pd_snapshot_sample; without the base
- * when the type has none, the common case, cheaper). */
-void pd_sample_read(const pd_snapshot *snap, const pd_object *obj,
-                    const pd_instance *inst, uint32_t c, bool needs_base,
-                    pd_sample *s);
+ * when the type has none, the common case, inline: it runs per value). */
+static inline void pd_sample_read(const pd_snapshot *snap, const pd_object *obj,
+                                  const pd_instance *inst, uint32_t c,
+                                  bool needs_base, pd_sample *s) {
+  if (needs_base) {
+    pd_snapshot_sample(snap, obj, inst, c, s);
+    return;
+  }
+  s->value = pd_counter_raw(snap, inst, &obj->counters[c]);
+  s->base = 0;
+  s->has_base = false;
+}
 
 #endif

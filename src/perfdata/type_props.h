@@ -21,4 +21,81 @@ pd_value_status pd_compute_props(uint32_t type, pd_type_props props,
                                  const pd_sample *older, const pd_sample *newer,
                                  const pd_calc_options *opt, double *value);
 
+/* ---- per-value formulas prepared once per counter and pair of samples ----
+ *
+ * The common types' formulas take the counter's two readings and clocks
+ * that are the same for every instance of an object (format.md 3): their
+ * clock checks and time delta are worked out once per object, and per
+ * value there remain the reading's delta and one division. */
+enum {
+  PD_FAST_NONE = 0,   /* any other type: pd_compute_props */
+  PD_FAST_RAW,        /* N1: the RAWCOUNT types */
+  PD_FAST_DELTA,      /* dN: COUNTER_DELTA, COUNTER_LARGE_DELTA */
+  PD_FAST_PER_SECOND, /* dN / (dD / F): COUNTER_COUNTER, BULK, SAMPLE_COUNTER */
+  PD_FAST_QUEUE,      /* dN / dD: the QUEUELEN types */
+  PD_FAST_TIMER,      /* 100 dN / dD */
+  PD_FAST_TIMER_INV,  /* 100 (1 - dN / dD) */
+};
+
+typedef struct pd_rate_plan {
+  uint8_t kind;           /* PD_FAST_* */
+  bool cap100;            /* a percentage and opt->cap100 */
+  pd_value_status clocks; /* the clocks' checks, before the delta's */
+  pd_value_status time;   /* dD > 0, after the delta's */
+  double dd, dd_per_f;    /* dD, and dD / F for PD_FAST_PER_SECOND */
+} pd_rate_plan;
+
+/* The plan of `type` for samples with the clocks of older (NULL: none)
+ * and newer (pd_sample_clocks); kind PD_FAST_NONE for the other types. */
+void pd_rate_prepare(uint32_t type, const pd_sample *older,
+                     const pd_sample *newer, const pd_calc_options *opt,
+                     pd_rate_plan *plan);
+
+/* pd_compute_props of a counter of the plan's type (kind not
+ * PD_FAST_NONE) whose newer reading is n1 and older one *n0 (NULL: a
+ * first sample), with the clocks the plan was prepared for: the same
+ * status and value, in the same order of checks (compute.c). */
+static inline pd_value_status pd_rate_compute(const pd_rate_plan *p,
+                                              const uint64_t *n0, uint64_t n1,
+                                              double *value) {
+  double v;
+  *value = 0;
+  if (p->kind == PD_FAST_RAW) {
+    v = (double)n1;
+  } else {
+    if (n0 == NULL)
+      return PD_VALUE_FIRST_SAMPLE;
+    if (p->clocks != PD_VALUE_OK)
+      return p->clocks;
+    if (n1 < *n0)
+      return PD_VALUE_NEGATIVE;
+    double dn = (double)(n1 - *n0);
+    if (p->kind != PD_FAST_DELTA && p->time != PD_VALUE_OK)
+      return p->time;
+    switch (p->kind) {
+    case PD_FAST_PER_SECOND:
+      v = dn / p->dd_per_f;
+      break;
+    case PD_FAST_QUEUE:
+      v = dn / p->dd;
+      break;
+    case PD_FAST_TIMER:
+      v = 100.0 * dn / p->dd;
+      break;
+    case PD_FAST_TIMER_INV:
+      v = 100.0 * (1.0 - dn / p->dd);
+      break;
+    default: /* PD_FAST_DELTA */
+      v = dn;
+      break;
+    }
+  }
+  if (v < 0)
+    v = 0; /* the inverse timers (format.md 3.1: clamp) */
+  if (p->cap100 && v > 100)
+    v = 100;
+  *value = v;
+  return PD_VALUE_OK;
+}
+
 #endif

@@ -9,6 +9,8 @@
 /* Most clashes remembered as logged, and logged per check. */
 #define WP_CLASHES_MAX_LOGGED 4096
 #define WP_CLASHES_MAX_LINES 20
+/* A result's path as logged: three names of at most a few hundred bytes. */
+#define WP_RESULT_PATH_MAX 1024
 
 typedef struct clash_key {
   uint64_t hash; /* of the dispatched names */
@@ -68,8 +70,12 @@ static void check_run(wp_ctx *c, const pd_result *res, const clash_key *v,
     for (size_t i = from; i < j; i++) {
       ident a;
       ident_of(c, &res[v[i].index], &a);
-      const char *pa = res[v[i].index].path, *pb = res[v[j].index].path;
-      if (!ident_eq(&a, &b) || strcmp(pa, pb) == 0)
+      if (!ident_eq(&a, &b))
+        continue;
+      char pa[WP_RESULT_PATH_MAX], pb[WP_RESULT_PATH_MAX];
+      pd_result_path(&res[v[i].index], pa, sizeof pa);
+      pd_result_path(&res[v[j].index], pb, sizeof pb);
+      if (strcmp(pa, pb) == 0)
         continue;
       if (!logged_before(c, pa, pb) && (*lines)++ < WP_CLASHES_MAX_LINES)
         WARNING(PLUGIN ": %s: %s and %s are both dispatched as "

@@ -169,6 +169,8 @@ int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
     return -1;
   }
   pd_selection_set_options(st->sel, &c->opt.calc);
+  /* Paths only for the odd log line (pd_result_path), not every value. */
+  pd_selection_set_paths(st->sel, false);
   set_pairing(c, list, st);
   pd_selection_set_names(st->sel, c->names);
   return 0;

@@ -165,7 +165,9 @@ static bool dispatch(wp_ctx *c, const pd_result *r, bool raw) {
                           r->status != PD_VALUE_UNKNOWN_TYPE
                     : r->status == PD_VALUE_OK;
   if (!usable) {
-    plugin_log(LOG_DEBUG, PLUGIN ": %s: no value (%s)", r->path,
+    char path[1024];
+    plugin_log(LOG_DEBUG, PLUGIN ": %s: no value (%s)",
+               pd_result_path(r, path, sizeof path),
                pd_value_status_name(r->status));
     return false;
   }

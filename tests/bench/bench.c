@@ -534,6 +534,8 @@ static pd_selection *selection_of(const char *const *a, size_t na,
       fprintf(stderr, "bench: %s: %s\n", path, err.message);
   }
   pd_selection_set_names(sel, names);
+  /* As the plugin: paths formatted only when a log line needs one. */
+  pd_selection_set_paths(sel, false);
   return sel;
 }
 

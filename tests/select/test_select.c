@@ -137,6 +137,9 @@ static void test_spec_pair(void) {
     IS_DOUBLE(timer->value, 75.0, "100NSEC_TIMER: 100 * 7.5e6 / 1e7 = 75");
     IS_INT(timer->path_id, 0, "timer came from path 0");
     OK(timer->instance == NULL, "single-instance object has no instance");
+    char text[64];
+    IS_STR(pd_result_path(timer, text, sizeof text), "\\System\\Timer",
+           "pd_result_path: no (...) for a single-instance object");
     IS_U64(timer->raw_value, 12500000, "raw value is the newer N");
     IS_INT(timer->time_100ns, 133485408000000000 + 10000000,
            "time is the newer PerfTime100nSec");
@@ -279,6 +282,47 @@ static void test_instances(void) {
   OK(n == 1 && r[0].status == PD_VALUE_NEGATIVE,
      "counter going backwards: negative-delta, no value");
   pd_selection_free(one);
+  pd_selection_free(sel);
+  pd_names_free(names);
+  free_pair(&f);
+}
+
+/* pd_selection_set_paths(false): the same results without path, and
+ * pd_result_path writes what the path would have said. */
+static void test_paths_on_demand(void) {
+  fixture f;
+  f.blob[0] = process_blob(1, &f.len[0]);
+  f.blob[1] = process_blob(2, &f.len[1]);
+  decode_pair(&f);
+  pd_names *names = load_names();
+  pd_selection *sel = pd_selection_new();
+  pd_selection_set_names(sel, names);
+  pd_error err;
+  pd_selection_add(sel, "\\Process(*)\\% Processor Time", NULL, &err);
+  pd_selection_add(sel, "\\Thread(*/0)\\% Processor Time", NULL, &err);
+  const pd_result *r;
+  size_t n, n_with = 0;
+  char with[8][96];
+  IS_INT(pd_selection_evaluate(sel, f.snap[0], f.snap[1], &r, &n, &err), PD_OK,
+         "paths on: evaluate");
+  for (size_t i = 0; i < n && i < 8; i++, n_with++)
+    snprintf(with[i], sizeof with[i], "%s", r[i].path ? r[i].path : "(null)");
+  pd_selection_set_paths(sel, false);
+  IS_INT(pd_selection_evaluate(sel, f.snap[0], f.snap[1], &r, &n, &err), PD_OK,
+         "paths off: evaluate");
+  IS_INT(n, n_with, "paths off: as many results");
+  for (size_t i = 0; i < n && i < n_with; i++) {
+    char buf[96];
+    OK(r[i].path == NULL, "paths off: result %zu has no path", i);
+    IS_STR(pd_result_path(&r[i], buf, sizeof buf), with[i],
+           "pd_result_path writes the path of result %zu", i);
+  }
+  if (n > 0) {
+    char small[8];
+    pd_result_path(&r[0], small, sizeof small);
+    OK(strlen(small) == 7 && strncmp(small, with[0], 7) == 0,
+       "pd_result_path truncates to the buffer, NUL-terminated");
+  }
   pd_selection_free(sel);
   pd_names_free(names);
   free_pair(&f);
@@ -490,6 +534,7 @@ static void test_bad_path(void) {
 int main(void) {
   test_spec_pair();
   test_instances();
+  test_paths_on_demand();
   test_duplicate_wildcards();
   test_pairing_by_position();
   test_bad_path();

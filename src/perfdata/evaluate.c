@@ -1,0 +1,444 @@
+/* collectd-winperf: one evaluation of a selection over two samples.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * First a plan: every (path, object) pair and the counters each matches,
+ * resolved once (names, older positions, type properties), and per
+ * counter definition how many paths match it. A definition only one path
+ * matches cannot be reported twice, so only the others go through the
+ * seen set. Then per instance its full name, pairing and ids come from
+ * per-object arrays built once per evaluation (shared by every path), and
+ * per value there remain the raw readings, the formula and the result.
+ */
+#include "selection.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pd_status no_memory(pd_error *err) {
+  return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+}
+
+static const char *index_text(pd_selection *sel, uint32_t index) {
+  char num[12];
+  int len = snprintf(num, sizeof num, "%u", index);
+  return pd_text_dup(&sel->text, num, (size_t)len);
+}
+
+/* Name of an object or counter index: the table's, else the number. */
+static const char *display_name(pd_selection *sel, uint32_t index) {
+  const char *name = sel->names ? pd_names_get(sel->names, index) : NULL;
+  return name ? name : index_text(sel, index);
+}
+
+static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
+                            const pd_counter_def *def) {
+  if (cp->path.counter_is_index)
+    return def->name_index == cp->numeric_counter;
+  const char *name =
+      sel->names ? pd_names_get(sel->names, def->name_index) : NULL;
+  if (cp->path.counter_has_wildcard) {
+    char num[12];
+    if (name == NULL) {
+      snprintf(num, sizeof num, "%u", def->name_index);
+      name = num;
+    }
+    return pd_wildcard_match(cp->path.counter, name);
+  }
+  return name != NULL && pd_name_casecmp(cp->path.counter, name) == 0;
+}
+
+/* ---------------------------------------------------------------- plan */
+
+/* The counters path_id names in newer's object obj_pos, appended to the
+ * plan and claimed. Base and non-numeric counters are never shown alone. */
+static pd_status plan_object(pd_selection *sel, size_t path_id,
+                             pd_snapshot *older, pd_snapshot *newer,
+                             uint32_t obj_pos, pd_error *err) {
+  const compiled_path *cp = &sel->paths[path_id];
+  const pd_object *obj = pd_snapshot_object(newer, obj_pos);
+  const pd_object *old =
+      older ? pd_snapshot_find_object(older, obj->name_index) : NULL;
+  if (!pd_grow((void **)&sel->plan, &sel->plan_cap, sel->plan_count + 1,
+               sizeof *sel->plan) ||
+      !pd_grow((void **)&sel->counters, &sel->counters_cap,
+               sel->counter_count + obj->counter_count, sizeof *sel->counters))
+    return no_memory(err);
+  path_object *po = &sel->plan[sel->plan_count++];
+  po->path_id = path_id;
+  po->obj_pos = obj_pos;
+  po->first = sel->counter_count;
+  po->n = 0;
+  uint8_t *claims = sel->claims + newer->object_first_counter[obj_pos];
+  for (uint32_t c = 0; c < obj->counter_count; c++) {
+    const pd_counter_def *def = &obj->counters[c];
+    if (!pd_type_is_displayable(def->type) || !counter_matches(sel, cp, def))
+      continue;
+    matched_counter *m = &sel->counters[sel->counter_count++];
+    po->n++;
+    m->pos = c;
+    m->props = pd_type_props_of(def->type);
+    if (old == NULL || pd_older_counter(old, def, c, &m->old_pos) == NULL)
+      m->old_pos = UINT32_MAX;
+    if ((m->name = display_name(sel, def->name_index)) == NULL)
+      return no_memory(err);
+    m->name_len = strlen(m->name);
+    claims[c] += claims[c] < 2;
+  }
+  return PD_OK;
+}
+
+/* Every path's (path, object) pairs in path order, then which counters
+ * two paths share. */
+static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
+                      pd_error *err) {
+  sel->plan_count = sel->counter_count = 0;
+  size_t defs = newer->counter_count;
+  if (!pd_grow((void **)&sel->claims, &sel->claims_cap, defs ? defs : 1, 1))
+    return no_memory(err);
+  memset(sel->claims, 0, defs);
+  uint32_t n_objects = pd_snapshot_object_count(newer);
+  for (size_t p = 0; p < sel->path_count; p++) {
+    compiled_path *cp = &sel->paths[p];
+    cp->matches = 0;
+    for (size_t j = 0; j < cp->object_count; j++)
+      for (uint32_t k = 0; k < n_objects; k++) {
+        if (pd_snapshot_object(newer, k)->name_index != cp->objects[j])
+          continue;
+        pd_status s = plan_object(sel, p, older, newer, k, err);
+        if (s != PD_OK)
+          return s;
+        break; /* the first object with that index, as find_object does */
+      }
+  }
+  for (size_t q = 0; q < sel->plan_count; q++) {
+    const path_object *po = &sel->plan[q];
+    const uint8_t *claims =
+        sel->claims + newer->object_first_counter[po->obj_pos];
+    for (uint32_t k = 0; k < po->n; k++) {
+      matched_counter *m = &sel->counters[po->first + k];
+      m->shared = claims[m->pos] > 1;
+    }
+  }
+  return PD_OK;
+}
+
+/* ------------------------------------------------------ one object */
+
+/* What one (path, object) pair reads per instance, looked up once. */
+typedef struct object_pass {
+  pd_selection *sel;
+  const path_object *po;
+  compiled_path *cp;
+  pd_snapshot *older, *newer;
+  const pd_object *obj, *old;
+  const pd_object_names *names; /* NULL: a single-instance object */
+  matched_counter *mc;
+  int32_t *pair; /* the object's pairing, NULL until first needed */
+  pd_pair_by pair_by;
+  int32_t id_pos[PD_ID_KINDS];
+  const pd_counter_def *pid_def, *tid_def; /* ID Process, ID Thread, or NULL */
+  bool every;     /* every instance and no filter: nothing to match */
+  bool want_base; /* id_base looked up per instance */
+  const char *object_name;
+  size_t object_len;
+  int64_t t100;
+  pd_sample now, before;
+} object_pass;
+
+/* A wildcard matches every duplicate of the names it matches: the pattern
+ * "svc*" followed by "/0" takes "svchost/0", "SVCHOST/0#1" and
+ * "svchost/0#2" (format.md 4.2). Without a wildcard the full name must match,
+ * so a name without "#n" means #0. */
+static bool instance_matches(const object_pass *op, uint32_t i) {
+  const compiled_path *cp = op->cp;
+  if (op->names == NULL) /* single instance: no "(...)" or "(*)" */
+    return cp->instance_pattern == NULL || cp->all_instances;
+  if (cp->instance_pattern == NULL)
+    return false;
+  if (cp->all_instances)
+    return true;
+  const char *full = op->names->full[i];
+  if (cp->path.instance_has_wildcard) {
+    if (pd_wildcard_match(cp->instance_pattern, full))
+      return true;
+    const char *base = op->names->base[i];
+    return base != full && pd_wildcard_match(cp->instance_pattern, base);
+  }
+  return pd_name_casecmp(cp->instance_pattern, full) == 0;
+}
+
+/* The path's filter on instance i: 1 keep, 0 leave out, -1 out of
+ * memory. */
+static int filter_keeps(const object_pass *op, uint32_t i) {
+  const compiled_path *cp = op->cp;
+  if (cp->filter == NULL)
+    return 1;
+  const char *full = op->names ? op->names->full[i] : "";
+  const char *base = op->names ? op->names->base[i] : "";
+  return cp->filter(cp->filter_ctx, op->po->path_id, full, base);
+}
+
+/* The older sample of instance i, NULL for a first sample. */
+static pd_status older_instance(object_pass *op, uint32_t i,
+                                const pd_instance **old_inst, pd_error *err) {
+  const pd_object *old = op->old;
+  *old_inst = NULL;
+  if (old == NULL)
+    return PD_OK;
+  if (op->names == NULL) {
+    if (old->num_instances == -1 && old->instance_count == 1)
+      *old_inst = &old->instances[0];
+    return PD_OK;
+  }
+  pd_status s = PD_OK;
+  if (op->pair == NULL &&
+      (s = pd_identity_pairs(&op->sel->identity, op->pair_by, op->older, old,
+                             op->newer, op->obj, op->po->obj_pos, &op->pair,
+                             err)) != PD_OK)
+    return s;
+  if (op->pair[i] == PD_PAIR_BY_NAME &&
+      (s = pd_identity_by_name(op->older, old, op->names, i, &op->pair[i],
+                               err)) != PD_OK)
+    return s;
+  if (op->pair[i] >= 0 && (uint32_t)op->pair[i] < old->instance_count)
+    *old_inst = &old->instances[op->pair[i]];
+  return PD_OK;
+}
+
+/* The canonical path of a result (pd_selection_set_paths). */
+static const char *result_path(object_pass *op, const matched_counter *m,
+                               const char *full) {
+  return pd_text_path(&op->sel->text, (sized){op->object_name, op->object_len},
+                      (sized){full, full ? strlen(full) : 0},
+                      (sized){m->name, m->name_len});
+}
+
+static bool reserve_results(pd_selection *sel, size_t n) {
+  if (sel->result_cap - sel->result_count >= n)
+    return true;
+  size_t cap = sel->result_cap ? sel->result_cap : 64;
+  while (cap - sel->result_count < n)
+    cap *= 2;
+  pd_result *r = realloc(sel->results, cap * sizeof *r);
+  if (r == NULL)
+    return false;
+  sel->results = r;
+  sel->result_cap = cap;
+  return true;
+}
+
+/* The general formula of one value (pd_compute_props), for the types
+ * without a prepared plan. */
+static void compute_one(object_pass *op, const matched_counter *m,
+                        const pd_instance *in, const pd_instance *old_inst,
+                        pd_result *r) {
+  const pd_counter_def *def = &op->obj->counters[m->pos];
+  pd_sample_read(op->newer, op->obj, in, m->pos, m->props.needs_base, &op->now);
+  const pd_sample *prev = NULL;
+  if (old_inst != NULL && m->old_pos != UINT32_MAX) {
+    pd_sample_read(op->older, op->old, old_inst, m->old_pos,
+                   m->props.needs_base, &op->before);
+    prev = &op->before;
+  }
+  r->status = pd_compute_props(def->type, m->props, prev, &op->now,
+                               &op->sel->options, &r->value);
+  r->raw_value = op->now.value;
+  r->raw_base = op->now.base;
+}
+
+/* Every counter of the pass for instance i: one result each, but a shared
+ * counter only when no earlier path reported it. What the results repeat
+ * is read into locals first: stores through r could alias op's fields. */
+static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
+                      const char *id_base, pd_error *err) {
+  pd_selection *sel = op->sel;
+  const uint32_t n = op->po->n;
+  if (sel->result_cap - sel->result_count < n && !reserve_results(sel, n))
+    return no_memory(err);
+  const pd_object *obj = op->obj, *old = op->old;
+  const pd_instance *in = &obj->instances[i];
+  const matched_counter *mc = op->mc;
+  const size_t path_id = op->po->path_id;
+  const char *const object_name = op->object_name;
+  const int64_t t100 = op->t100;
+  const char *full = op->names ? op->names->full[i] : NULL;
+  const bool has_pid = op->pid_def != NULL, has_tid = op->tid_def != NULL;
+  const uint64_t pid = has_pid ? pd_counter_raw(op->newer, in, op->pid_def) : 0,
+                 tid = has_tid ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
+
+  op->cp->matches += n; /* matched, whether reported here or earlier */
+  pd_result *r = sel->results + sel->result_count;
+  for (uint32_t k = 0; k < n; k++) {
+    const matched_counter *m = &mc[k];
+    if (m->shared) {
+      uint64_t key =
+          (uint64_t)op->po->obj_pos << 52 | (uint64_t)i << 20 | m->pos;
+      int fresh = pd_seen_insert(&sel->seen, key);
+      if (fresh < 0)
+        return no_memory(err);
+      if (fresh == 0)
+        continue;
+    }
+    const pd_counter_def *def = &obj->counters[m->pos];
+    if (m->rate.kind != PD_FAST_NONE) {
+      uint64_t n1 = pd_counter_raw(op->newer, in, def), n0 = 0;
+      bool paired = old_inst != NULL && m->old_pos != UINT32_MAX;
+      if (paired)
+        n0 = pd_counter_raw(op->older, old_inst, &old->counters[m->old_pos]);
+      r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
+      r->raw_value = n1;
+      r->raw_base = 0;
+    } else {
+      compute_one(op, m, in, old_inst, r);
+    }
+    r->path_id = path_id;
+    r->object = object_name;
+    r->instance = full;
+    r->counter = m->name;
+    r->path = NULL;
+    r->object_index = obj->name_index;
+    r->counter_index = def->name_index;
+    r->counter_type = def->type;
+    r->time_100ns = t100;
+    r->has_pid = has_pid;
+    r->pid = pid;
+    r->has_tid = has_tid;
+    r->tid = tid;
+    r->id_base = id_base;
+    if (sel->want_paths && (r->path = result_path(op, m, full)) == NULL)
+      return no_memory(err);
+    r++;
+    sel->result_count++;
+  }
+  return PD_OK;
+}
+
+/* The instances to look at: all, or for an exact name the one it names
+ * (hash lookup, not a scan); *first == *end when none. */
+static pd_status instance_range(object_pass *op, bool exact, uint32_t *first,
+                                uint32_t *end, pd_error *err) {
+  const pd_object *obj = op->obj;
+  *first = 0;
+  *end = obj->instance_count;
+  if (obj->num_instances != -1 &&
+      (op->names = pd_object_full_names(op->newer, obj)) == NULL)
+    return no_memory(err);
+  if (exact) {
+    int64_t at = pd_find_instance(op->newer, obj, op->cp->instance_pattern);
+    *first = at < 0 ? 0 : (uint32_t)at;
+    *end = at < 0 ? 0 : *first + 1;
+  }
+  return PD_OK;
+}
+
+/* What op reads for every instance, looked up once. */
+static pd_status start_pass(object_pass *op, pd_selection *sel,
+                            const path_object *po, pd_snapshot *older,
+                            pd_snapshot *newer, pd_error *err) {
+  memset(op, 0, sizeof *op);
+  op->sel = sel;
+  op->po = po;
+  op->cp = &sel->paths[po->path_id];
+  op->older = older;
+  op->newer = newer;
+  op->obj = pd_snapshot_object(newer, po->obj_pos);
+  op->old = older ? pd_snapshot_find_object(older, op->obj->name_index) : NULL;
+  op->mc = &sel->counters[po->first];
+  op->pair_by = op->cp->pair_by >= 0 ? (pd_pair_by)op->cp->pair_by
+                                     : sel->identity.pair_by;
+  op->want_base = op->pair_by == PD_PAIR_BY_ID && sel->want_id_base;
+  op->every = op->cp->all_instances && op->cp->filter == NULL &&
+              op->obj->num_instances != -1;
+  if ((op->object_name = display_name(sel, op->obj->name_index)) == NULL)
+    return no_memory(err);
+  op->object_len = strlen(op->object_name);
+  op->t100 = pd_snapshot_header(newer)->perf_time_100ns;
+  pd_identity_positions(&sel->identity, op->obj, po->obj_pos, op->id_pos);
+  if (op->id_pos[PD_ID_PROCESS] >= 0)
+    op->pid_def = &op->obj->counters[op->id_pos[PD_ID_PROCESS]];
+  if (op->id_pos[PD_ID_THREAD] >= 0)
+    op->tid_def = &op->obj->counters[op->id_pos[PD_ID_THREAD]];
+  pd_sample_clocks(newer, op->obj, &op->now);
+  if (op->old != NULL)
+    pd_sample_clocks(older, op->old, &op->before);
+  for (uint32_t k = 0; k < po->n; k++)
+    pd_rate_prepare(op->obj->counters[op->mc[k].pos].type,
+                    op->old ? &op->before : NULL, &op->now, &sel->options,
+                    &op->mc[k].rate);
+  return PD_OK;
+}
+
+static pd_status evaluate_object(pd_selection *sel, const path_object *po,
+                                 pd_snapshot *older, pd_snapshot *newer,
+                                 pd_error *err) {
+  if (po->n == 0)
+    return PD_OK;
+  object_pass op;
+  pd_status s = start_pass(&op, sel, po, older, newer, err);
+  bool exact = op.cp->instance_pattern != NULL &&
+               !op.cp->path.instance_has_wildcard &&
+               op.obj->num_instances != -1;
+  uint32_t first = 0, end = 0;
+  if (s == PD_OK)
+    s = instance_range(&op, exact, &first, &end, err);
+  /* Every instance: the results' room at once. */
+  if (s == PD_OK && op.every &&
+      !reserve_results(sel, (size_t)(end - first) * po->n))
+    return no_memory(err);
+  for (uint32_t i = first; s == PD_OK && i < end; i++) {
+    if (!op.every) {
+      if (!exact && !instance_matches(&op, i))
+        continue;
+      int keep = filter_keeps(&op, i);
+      if (keep <= 0) {
+        if (keep < 0)
+          return no_memory(err);
+        continue;
+      }
+    }
+    const pd_instance *old_inst = NULL;
+    const char *id_base = NULL;
+    s = older_instance(&op, i, &old_inst, err);
+    if (s == PD_OK && op.want_base)
+      s = pd_identity_base(&sel->identity, newer, op.obj, po->obj_pos, i,
+                           &id_base, err);
+    if (s == PD_OK)
+      s = emit(&op, i, old_inst, id_base, err);
+  }
+  return s;
+}
+
+pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
+                                pd_snapshot *newer, const pd_result **results,
+                                size_t *count, pd_error *err) {
+  if (sel == NULL || newer == NULL)
+    return pd_error_set(err, PD_E_ARGUMENT, 0, "no selection or sample");
+  sel->result_count = 0;
+  pd_text_reset(&sel->text);
+  pd_seen_begin(&sel->seen);
+  if (!pd_selection_resolve(sel))
+    return no_memory(err);
+  if (newer->instance_count > UINT32_MAX ||
+      !pd_identity_begin(&sel->identity, pd_snapshot_object_count(newer),
+                         (uint32_t)newer->instance_count))
+    return no_memory(err);
+  pd_status s = plan(sel, older, newer, err);
+  for (size_t q = 0; s == PD_OK && q < sel->plan_count; q++)
+    s = evaluate_object(sel, &sel->plan[q], older, newer, err);
+  if (s != PD_OK)
+    return s;
+  *results = sel->results;
+  *count = sel->result_count;
+  return PD_OK;
+}
+
+char *pd_result_path(const pd_result *r, char *out, size_t len) {
+  if (out == NULL || len == 0)
+    return out;
+  const char *inst = r->instance;
+  snprintf(out, len, "\\%s%s%s%s\\%s", r->object ? r->object : "",
+           inst ? "(" : "", inst ? inst : "", inst ? ")" : "",
+           r->counter ? r->counter : "");
+  return out;
+}

@@ -1,0 +1,88 @@
+/* collectd-winperf: the selection's private layout, shared by select.c
+ * (configuration, names) and evaluate.c (one pass over two samples).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#ifndef PD_SELECTION_H
+#define PD_SELECTION_H
+
+#include "identity.h"
+#include "seen_set.h"
+#include "snapshot.h"
+#include "type_props.h"
+
+/* A counter one path matches in one object, resolved once per evaluation
+ * (name, older position, type properties), not per value. */
+typedef struct matched_counter {
+  uint32_t pos;     /* in the newer object */
+  uint32_t old_pos; /* in the older object, UINT32_MAX: none */
+  const char *name; /* display name */
+  size_t name_len;
+  pd_type_props props;
+  bool shared;       /* another path matches it in this object: deduplicate */
+  pd_rate_plan rate; /* its formula for this pair of samples */
+} matched_counter;
+
+/* One (path, object) pair of an evaluation: its counters are
+ * counters[first, first + n). */
+typedef struct path_object {
+  size_t path_id;
+  uint32_t obj_pos; /* in the newer sample */
+  size_t first;
+  uint32_t n;
+} path_object;
+
+typedef struct compiled_path {
+  char *text;
+  pd_path path;
+  char *instance_pattern; /* "parent/name#n" as written, NULL without () */
+  uint32_t *objects;      /* object indices the object name resolves to */
+  size_t object_count;
+  uint32_t numeric_object; /* when path.object_is_index */
+  uint32_t numeric_counter;
+  bool all_instances;        /* "(*)": every instance, no matching needed */
+  int pair_by;               /* pd_pair_by, or -1: the selection's */
+  size_t matches;            /* counters matched in the last evaluation */
+  pd_instance_filter filter; /* NULL: every matched instance */
+  void *filter_ctx;
+} compiled_path;
+
+struct pd_selection {
+  compiled_path *paths;
+  size_t path_count, path_cap;
+  const pd_names *names;
+  bool resolved; /* paths' object lists match `names` */
+  pd_calc_options options;
+  bool want_id_base; /* pd_selection_set_id_base */
+  bool want_paths;   /* pd_selection_set_paths */
+
+  char *query;
+  size_t query_cap;
+  size_t unresolved;
+
+  pd_result *results;
+  size_t result_count, result_cap;
+  pd_text_arena text; /* canonical paths and names, reset per evaluation */
+
+  /* The evaluation's plan: every (path, object) and the counters each
+   * matches, and per counter definition of the newer sample how many
+   * paths match it (0, 1, 2 meaning two or more). */
+  path_object *plan;
+  size_t plan_count, plan_cap;
+  matched_counter *counters;
+  size_t counter_count, counters_cap;
+  uint8_t *claims;
+  size_t claims_cap;
+
+  pd_seen_set seen; /* emitted (object, instance, counter), shared only */
+
+  /* ID Process / ID Thread, and the pairing of the newer sample's
+   * instances with the older's, looked up once per evaluation and mode
+   * however many paths need it. */
+  pd_identity identity;
+};
+
+/* Object names to indices (when paths or names changed); false when out of
+ * memory. */
+bool pd_selection_resolve(pd_selection *sel);
+
+#endif
