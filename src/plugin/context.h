@@ -100,11 +100,16 @@ typedef struct wp_ctx {
   wp_counter_list counters;
   /* runtime */
   char read_name[DATA_MAX_NAME_LEN];
-  char vl_host[DATA_MAX_NAME_LEN]; /* the values' host, sanitized once an
-                                    * interval (wp_counters_dispatch) */
-  wp_name_cache name_cache;        /* dispatch.c: names by result key */
-  wp_entry_rt *rt;                 /* one per counters entry */
-  wp_path_ref *paths;              /* one per selection path id (counters.c) */
+  /* dispatch.c: every value's value_list_t starts as this copy (host and
+   * plugin set once an interval by wp_counters_dispatch), and its names
+   * come from the cache; results and result_count are the interval's, whose
+   * positions are the cache's hints. */
+  value_list_t vl_template;
+  wp_name_cache name_cache;
+  const pd_result *results;
+  size_t result_count;
+  wp_entry_rt *rt;    /* one per counters entry */
+  wp_path_ref *paths; /* one per selection path id (counters.c) */
   size_t path_count;
   const pd_names *alt_names; /* the names the alternatives were chosen by */
   size_t unmatched;          /* entries that matched nothing last interval */

@@ -364,9 +364,17 @@ static size_t dispatch_grouped(wp_ctx *c, size_t entry, const pd_result *res,
 size_t wp_counters_dispatch(wp_ctx *c, const pd_result *res, size_t count) {
   size_t sent = 0;
   /* Once an interval, not once a value: hostname_g may change on reload. */
-  wp_name_sanitize(c->vl_host, sizeof c->vl_host,
+  c->vl_template = (value_list_t)VALUE_LIST_INIT;
+  wp_name_sanitize(c->vl_template.host, sizeof c->vl_template.host,
                    c->host ? c->host : hostname_g);
+  snprintf(c->vl_template.plugin, sizeof c->vl_template.plugin, "%s", PLUGIN);
   wp_name_cache_tick(&c->name_cache);
+  /* Without room for hints the names are found by hash (and it is logged
+   * below as out of memory). */
+  if (!wp_name_cache_positions(&c->name_cache, count))
+    c->name_cache.failed++;
+  c->results = res;
+  c->result_count = count;
   for (size_t i = 0; i < count;) {
     if (res[i].path_id >= c->path_count) {
       i++;
@@ -386,12 +394,14 @@ size_t wp_counters_dispatch(wp_ctx *c, const pd_result *res, size_t count) {
     i = j;
   }
   if (c->name_cache.failed > 0) {
-    ERROR(PLUGIN ": %s: out of memory keeping the names of %zu values for the "
-                 "next intervals (they were dispatched; their names are built "
-                 "again)",
+    ERROR(PLUGIN ": %s: out of memory keeping values' names for the next "
+                 "intervals (%zu times; the values were dispatched, their "
+                 "names are built again)",
           wp_ctx_where(c), c->name_cache.failed);
     c->name_cache.failed = 0;
   }
+  c->results = NULL;
+  c->result_count = 0;
   return sent;
 }
 

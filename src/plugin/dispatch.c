@@ -129,21 +129,33 @@ static size_t result_key(char *key, size_t cap, const pd_result *r, bool raw) {
   return len;
 }
 
-/* r's names (names_of) into vl, from the cache when r's key is known. */
+/* r's names (names_of) into vl, from the cache when r's key is known: at
+ * r's position in the interval's results when the instance set did not
+ * change, else by hash. */
 static const char *cached_names(wp_ctx *c, const pd_result *r, bool raw,
                                 value_list_t *vl) {
   char key[4 * DATA_MAX_NAME_LEN];
   size_t len = result_key(key, sizeof key, r, raw);
-  uint64_t hash = len ? wp_name_cache_hash(key, len) : 0;
-  const wp_name_slot *s =
-      len ? wp_name_cache_find(&c->name_cache, key, len, hash) : NULL;
+  if (len == 0)
+    return names_of(c, r, raw, vl->plugin_instance, vl->type_instance);
+  wp_name_cache *nc = &c->name_cache;
+  size_t pos =
+      c->results != NULL && r >= c->results && r < c->results + c->result_count
+          ? (size_t)(r - c->results)
+          : SIZE_MAX; /* an aggregate's own result */
+  const wp_name_slot *s = wp_name_cache_at(nc, pos, key, len);
   if (s == NULL) {
-    const char *type =
-        names_of(c, r, raw, vl->plugin_instance, vl->type_instance);
-    if (len)
-      wp_name_cache_put(&c->name_cache, key, len, hash, vl->plugin_instance,
-                        vl->type_instance, type);
-    return type;
+    uint64_t hash = wp_name_cache_hash(key, len);
+    s = wp_name_cache_find(nc, key, len, hash);
+    if (s == NULL) {
+      const char *type =
+          names_of(c, r, raw, vl->plugin_instance, vl->type_instance);
+      s = wp_name_cache_put(nc, key, len, hash, vl->plugin_instance,
+                            vl->type_instance, type);
+      wp_name_cache_remember(nc, pos, s);
+      return type;
+    }
+    wp_name_cache_remember(nc, pos, s);
   }
   copy_name(vl->plugin_instance, wp_name_slot_plugin_instance(s),
             sizeof vl->plugin_instance);
@@ -171,7 +183,8 @@ static bool dispatch(wp_ctx *c, const pd_result *r, bool raw) {
                pd_value_status_name(r->status));
     return false;
   }
-  value_list_t vl = VALUE_LIST_INIT;
+  value_list_t vl;
+  memcpy(&vl, &c->vl_template, sizeof vl); /* host and plugin set */
   const char *type = cached_names(c, r, raw, &vl);
   int ds_type = rt->ds                        ? rt->ds->ds[0].type
                 : strcmp(type, "derive") == 0 ? DS_TYPE_DERIVE
@@ -185,8 +198,6 @@ static bool dispatch(wp_ctx *c, const pd_result *r, bool raw) {
     uint64_t ns = (uint64_t)(r->time_100ns - WP_EPOCH_DIFF_100NS) * 100u;
     vl.time = NS_TO_CDTIME_T(ns);
   } /* else 0: collectd stamps it now */
-  copy_name(vl.host, c->vl_host, sizeof(vl.host));
-  copy_name(vl.plugin, PLUGIN, sizeof(vl.plugin));
   copy_name(vl.type, type, sizeof(vl.type));
   return plugin_dispatch_values(&vl) == 0;
 }

@@ -119,6 +119,37 @@ const wp_name_slot *wp_name_cache_put(wp_name_cache *nc, const void *key,
   return wp_name_cache_find(nc, key, len, hash);
 }
 
+bool wp_name_cache_positions(wp_name_cache *nc, size_t positions) {
+  if (positions <= nc->hint_cap)
+    return true;
+  size_t *h = realloc(nc->hint, positions * sizeof *h);
+  if (h == NULL)
+    return false;
+  for (size_t i = nc->hint_cap; i < positions; i++)
+    h[i] = SIZE_MAX;
+  nc->hint = h;
+  nc->hint_cap = positions;
+  return true;
+}
+
+const wp_name_slot *wp_name_cache_at(wp_name_cache *nc, size_t pos,
+                                     const void *key, size_t len) {
+  if (pos >= nc->hint_cap || nc->hint[pos] >= nc->cap)
+    return NULL;
+  wp_name_slot *s = &nc->slots[nc->hint[pos]];
+  /* A rebuild moves slots: the key itself decides. */
+  if (s->hash == 0 || s->key_len != len || memcmp(s->block, key, len) != 0)
+    return NULL;
+  s->used = nc->interval;
+  return s;
+}
+
+void wp_name_cache_remember(wp_name_cache *nc, size_t pos,
+                            const wp_name_slot *s) {
+  if (pos < nc->hint_cap && s != NULL)
+    nc->hint[pos] = (size_t)(s - nc->slots);
+}
+
 void wp_name_cache_clear(wp_name_cache *nc) {
   for (size_t i = 0; i < nc->cap; i++) {
     free(nc->slots[i].block);
@@ -131,5 +162,6 @@ void wp_name_cache_clear(wp_name_cache *nc) {
 void wp_name_cache_free(wp_name_cache *nc) {
   wp_name_cache_clear(nc);
   free(nc->slots);
+  free(nc->hint);
   *nc = (wp_name_cache){0};
 }

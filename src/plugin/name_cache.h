@@ -39,6 +39,11 @@ typedef struct wp_name_cache {
   size_t count;
   size_t failed; /* puts refused for want of memory; the caller resets it */
   uint32_t interval;
+  /* The slot each result position used last interval: while the instance
+   * set stays the same, position k has the same key again and is found
+   * without hashing (wp_name_cache_at). */
+  size_t *hint;
+  size_t hint_cap;
 } wp_name_cache;
 
 /* The hash of a key (never 0). */
@@ -67,6 +72,20 @@ static inline const char *wp_name_slot_plugin_instance(const wp_name_slot *s) {
 static inline const char *wp_name_slot_type_instance(const wp_name_slot *s) {
   return s->block + s->ti;
 }
+
+/* Room for the hints of `positions` result positions (allocates only when
+ * the results outnumber every earlier interval's); false when out of
+ * memory (then positions beyond the old room have no hint). */
+bool wp_name_cache_positions(wp_name_cache *nc, size_t positions);
+
+/* The slot position pos used last interval, if its key is key; NULL when
+ * not (or pos has no hint). */
+const wp_name_slot *wp_name_cache_at(wp_name_cache *nc, size_t pos,
+                                     const void *key, size_t len);
+
+/* Remember that position pos uses slot s (from _find or _put). */
+void wp_name_cache_remember(wp_name_cache *nc, size_t pos,
+                            const wp_name_slot *s);
 
 /* Drop every entry (the counters list was replaced: path ids and types
  * mean something else now). */

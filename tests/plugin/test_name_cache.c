@@ -93,7 +93,36 @@ static void test_sweep(void) {
   wp_name_cache_free(&nc);
 }
 
+static void test_positions(void) {
+  wp_name_cache nc = {0};
+  OK(wp_name_cache_positions(&nc, 4), "room for 4 positions");
+  OK(wp_name_cache_at(&nc, 2, "a", 1) == NULL, "no hint yet: nothing");
+  wp_name_cache_remember(&nc, 2, put(&nc, "a", "pa", "ta"));
+  const wp_name_slot *s = wp_name_cache_at(&nc, 2, "a", 1);
+  IS_STR(s ? wp_name_slot_plugin_instance(s) : "", "pa",
+         "position 2 finds its key without a hash");
+  OK(wp_name_cache_at(&nc, 2, "b", 1) == NULL,
+     "position 2 with another key: nothing (the key decides)");
+  OK(wp_name_cache_at(&nc, 9, "a", 1) == NULL,
+     "a position beyond the room: nothing");
+  /* Growth moves every slot: a hint then finds its key or nothing. */
+  char key[16];
+  for (int i = 0; i < 300; i++) {
+    snprintf(key, sizeof key, "k%d", i);
+    put(&nc, key, key, key);
+  }
+  s = wp_name_cache_at(&nc, 2, "a", 1);
+  OK(s == NULL || strcmp(wp_name_slot_plugin_instance(s), "pa") == 0,
+     "after the table grew, the old hint finds the key's own names or "
+     "nothing");
+  OK(find(&nc, "a") != NULL, "and the key is still found by hash");
+  OK(wp_name_cache_positions(&nc, 1000), "room for 1000 positions");
+  OK(wp_name_cache_at(&nc, 999, "a", 1) == NULL, "a new position: no hint");
+  wp_name_cache_free(&nc);
+}
+
 int main(void) {
+  test_positions();
   test_find_put();
   test_growth();
   test_sweep();
