@@ -26,12 +26,14 @@ uint64_t wp_name_cache_hash(const void *key, size_t len) {
   return h != 0 ? h : 1;
 }
 
-/* Place s in slots (no growth, no duplicate check). */
-static void place(wp_name_slot *slots, size_t cap, const wp_name_slot *s) {
+/* Place s in slots (no growth, no duplicate check); where it went. */
+static wp_name_slot *place(wp_name_slot *slots, size_t cap,
+                           const wp_name_slot *s) {
   size_t i = (size_t)s->hash & (cap - 1);
   while (slots[i].hash != 0)
     i = (i + 1) & (cap - 1);
   slots[i] = *s;
+  return &slots[i];
 }
 
 /* Rehash into a table of cap slots, keeping the entries keep() accepts and
@@ -114,9 +116,8 @@ const wp_name_slot *wp_name_cache_put(wp_name_cache *nc, const void *key,
   memcpy(s.block, key, len);
   memcpy(s.block + len, plugin_instance, pi);
   memcpy(s.block + len + pi, type_instance, ti);
-  place(nc->slots, nc->cap, &s);
   nc->count++;
-  return wp_name_cache_find(nc, key, len, hash);
+  return place(nc->slots, nc->cap, &s);
 }
 
 bool wp_name_cache_positions(wp_name_cache *nc, size_t positions) {

@@ -225,14 +225,22 @@ static uint8_t *process_blob(int sample, size_t *len) {
   return blob;
 }
 
+/* The two Process/Thread samples decoded into f, the names loaded, and a
+ * selection with them and no path yet. */
+static pd_selection *process_selection(fixture *f, pd_names **names) {
+  f->blob[0] = process_blob(1, &f->len[0]);
+  f->blob[1] = process_blob(2, &f->len[1]);
+  decode_pair(f);
+  *names = load_names();
+  pd_selection *sel = pd_selection_new();
+  pd_selection_set_names(sel, *names);
+  return sel;
+}
+
 static void test_instances(void) {
   fixture f;
-  f.blob[0] = process_blob(1, &f.len[0]);
-  f.blob[1] = process_blob(2, &f.len[1]);
-  decode_pair(&f);
-  pd_names *names = load_names();
-  pd_selection *sel = pd_selection_new();
-  pd_selection_set_names(sel, names);
+  pd_names *names;
+  pd_selection *sel = process_selection(&f, &names);
   pd_error err;
   pd_selection_add(sel, "\\Process(svchost*)\\% Processor Time", NULL, &err);
   pd_selection_add(sel, "\\process(Svchost#1)\\% processor time", NULL, &err);
@@ -291,12 +299,8 @@ static void test_instances(void) {
  * pd_result_path writes what the path would have said. */
 static void test_paths_on_demand(void) {
   fixture f;
-  f.blob[0] = process_blob(1, &f.len[0]);
-  f.blob[1] = process_blob(2, &f.len[1]);
-  decode_pair(&f);
-  pd_names *names = load_names();
-  pd_selection *sel = pd_selection_new();
-  pd_selection_set_names(sel, names);
+  pd_names *names;
+  pd_selection *sel = process_selection(&f, &names);
   pd_error err;
   pd_selection_add(sel, "\\Process(*)\\% Processor Time", NULL, &err);
   pd_selection_add(sel, "\\Thread(*/0)\\% Processor Time", NULL, &err);
