@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
+#include "wp_grow.h"
 
 #if defined(WINPERF_REMOTE) || defined(_WIN32)
 #include "hostdata.h"
@@ -45,7 +46,7 @@ typedef struct doctor {
   cli_common common;
   const char *counters_file, *blob_file;
   char **paths; /* argv's or the counters file's */
-  size_t path_count;
+  size_t path_count, path_cap;
   char *file_text; /* the plain list's bytes (paths point into them) */
 #ifdef WINPERF_YAML
   wp_counter_list list;
@@ -65,10 +66,9 @@ typedef struct doctor {
 } doctor;
 
 static bool add_path(doctor *d, char *path) {
-  char **p = realloc(d->paths, (d->path_count + 1) * sizeof *p);
-  if (p == NULL)
+  if (WP_GROW(&d->paths, &d->path_cap, d->path_count + 1, WP_GROW_NO_CAP) !=
+      WP_GROW_OK)
     return cli_error("out of memory"), false;
-  d->paths = p;
   d->paths[d->path_count++] = path;
   return true;
 }

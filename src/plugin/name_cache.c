@@ -3,6 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "name_cache.h"
+#include "wp_grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,13 +124,12 @@ const wp_name_slot *wp_name_cache_put(wp_name_cache *nc, const void *key,
 bool wp_name_cache_positions(wp_name_cache *nc, size_t positions) {
   if (positions <= nc->hint_cap)
     return true;
-  size_t *h = realloc(nc->hint, positions * sizeof *h);
-  if (h == NULL)
+  size_t old_cap = nc->hint_cap;
+  if (WP_GROW(&nc->hint, &nc->hint_cap, positions, WP_GROW_NO_CAP) !=
+      WP_GROW_OK)
     return false;
-  for (size_t i = nc->hint_cap; i < positions; i++)
-    h[i] = SIZE_MAX;
-  nc->hint = h;
-  nc->hint_cap = positions;
+  for (size_t i = old_cap; i < nc->hint_cap; i++)
+    nc->hint[i] = SIZE_MAX;
   return true;
 }
 
