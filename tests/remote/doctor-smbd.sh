@@ -14,7 +14,12 @@
 #   \Memory\Available Bytes         object-absent (index 18)
 #   \Procesor(*)\Interrupts/sec     unknown-name, Processor (1 edit)
 # A wrong password is access-denied for every path (exit 1); a port where
-# nothing listens is a failed connection (exit 2).
+# nothing listens is a failed connection (exit 2). Last, smbd restarted
+# without its RPC helpers (rpc start on demand helpers = no, no
+# samba-dcerpcd): the server answers SMB but has no \pipe\winreg, as a
+# Windows host whose RemoteRegistry service is stopped does (the pipe open
+# fails with STATUS_OBJECT_NAME_NOT_FOUND): remote-registry-off, exit 1;
+# a collectd <Host> against it warns once with the same verdict.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
@@ -29,7 +34,7 @@ winperf=$top_builddir/winperf
 e2e_init doctor
 trap 'smbd_teardown; e2e_cleanup' EXIT
 [ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
-e2e_need ss smbd smbpasswd useradd
+e2e_need ss smbd smbpasswd useradd collectd
 [ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
 [ -x "$winperf" ] || e2e_bail "$winperf built"
 $py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"
@@ -93,5 +98,62 @@ closed=$(e2e_free_port tcp)
   >"$E2E_DIR/out" 2>"$E2E_DIR/err"
 e2e_is "$?:$(wc -c <"$E2E_DIR/out")" "2:0" "nothing listening: exit 2, no output"
 e2e_is "$(wc -l <"$E2E_DIR/err")" 1 "... one line on stderr"
+
+smbd_stop
+# samba-dcerpcd's stale sockets would make the pipe's open "connection
+# refused"; without them the pipe does not exist, as on Windows.
+rm -rf "$SMBD_DIR/ncalrpc"/*
+printf '  rpc start on demand helpers = no\n' >>"$SMBD_DIR/smb.conf"
+smbd_start || e2e_bail "smbd without RPC helpers listens on 127.0.0.1:$SMBD_PORT"
+"$winperf" doctor "${remote[@]}" --credentials "$SMBD_DIR/creds" \
+  '\System\Processes' >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?" 1 "no \\pipe\\winreg: exit 1"
+e2e_is "$(cat "$E2E_DIR/out")" "\
+\\System\\Processes${T}remote-registry-off${T}the host has no \\pipe\\winreg: remote 127.0.0.1: 127.0.0.1 has no \\pipe\\winreg: is the RemoteRegistry service running?; start the RemoteRegistry service and set it to start automatically" \
+  "no \\pipe\\winreg: remote-registry-off and its fix"
+e2e_is "$(cat "$E2E_DIR/err")" "" "no \\pipe\\winreg: nothing on stderr"
+
+
+# The plugin tells the same from a <Host> block: one warning with the fix
+# while the host fails, and it goes on trying (no exit).
+e2e_plugin_dir logfile
+printf '%s\n' "- '\\System\\Processes'" >"$E2E_DIR/winperf.yaml"
+cat >"$E2E_DIR/collectd.conf" <<EOF
+$(e2e_conf_globals doctor-collectd 0.5)
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$E2E_DIR/collectd.log"
+  PrintSeverity true
+</Plugin>
+LoadPlugin winperf
+<Plugin winperf>
+  CountersFile "$E2E_DIR/winperf.yaml"
+  RemoteHelper "$(cd "$top_builddir" && pwd)/winperf-remote-helper"
+  <Host "noreg">
+    Address "127.0.0.1"
+    Port $SMBD_PORT
+    PasswordFile "$SMBD_DIR/creds"
+    Timeout 20
+  </Host>
+</Plugin>
+EOF
+e2e_spawn "$E2E_DIR/collectd.stdout" /usr/sbin/collectd -f -C "$E2E_DIR/collectd.conf"
+COLLECTD_PID=$E2E_LAST_PID
+warned() { grep -q 'remote-registry-off' "$E2E_DIR/collectd.log" 2>/dev/null; }
+e2e_wait_for 60 warned
+e2e_ok $? "collectd: the <Host> without \\pipe\\winreg is diagnosed"
+sleep 2 # more failed intervals: still one warning
+e2e_alive "$COLLECTD_PID"
+e2e_ok $? "collectd still running"
+e2e_stop "$COLLECTD_PID" 10
+grep 'winperf' "$E2E_DIR/collectd.log" | e2e_diag
+e2e_is "$(grep -cF "[warning] winperf: <Host \"noreg\">: $E2E_DIR/winperf.yaml: no counter path matches while the source fails: remote-registry-off: the host has no \\pipe\\winreg; start the RemoteRegistry service and set it to start automatically" "$E2E_DIR/collectd.log")" 1 \
+  "collectd log: one remote-registry-off warning for the host, with the fix"
+attempts=$(grep -c 'error.*noreg' "$E2E_DIR/collectd.log")
+[ "$attempts" -ge 2 ]
+e2e_ok $? "collectd: the host was tried again ($attempts attempts)"
+e2e_is "$(grep -c 'error.*has no \\pipe\\winreg: is the RemoteRegistry service running' "$E2E_DIR/collectd.log")" \
+  "$attempts" "collectd log: each failed attempt's error names the missing pipe"
 
 e2e_done
