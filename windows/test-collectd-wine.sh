@@ -17,7 +17,9 @@
 # clocks Wine stamps within 1 % in the median of the intervals (the
 # expectations of tests/windows/wine.sh,
 # fixed by the provider's rates). The first sample of a process is skewed
-# under Wine (doc/wine.md), so the first value is not checked.
+# under Wine (doc/wine.md), so the first value is not checked. One entry
+# filters instances with include/exclude regexes (gnulib's regex in the
+# DLL), and the local source's self-metrics are checked exactly.
 #
 # Not part of `make check` (it needs the cross-built collectd, minutes to
 # build): run it by hand or with `make windows-test-collectd`... see
@@ -56,6 +58,15 @@ e2e_ok 0 "carbon-cache accepts on 127.0.0.1:$CARBON_PORT"
 # WINE_EXACT and WINE_NEAR (wine-lib.sh): the provider's series under the
 # "wine.winetest." prefix.
 wine_counters_yaml "$E2E_DIR/counters.yaml"
+# One entry with an instance filter: the regexes go through the gnulib
+# regex winperf.dll is linked with (POSIX extended, ASCII case folding):
+# SVCHOST matches svchost and svchost#1, '#1$' drops svchost#1. Process's
+# AVERAGE_BULK 10006 is 3 (i + 1) on the provider's object clock: exact.
+cat >>"$E2E_DIR/counters.yaml" <<'YAML'
+- path: \230(*)\10006
+  include: SVCHOST
+  exclude: '#1$'
+YAML
 mkdir -p "$E2E_DIR/run"
 cat >"$E2E_DIR/collectd.conf" <<EOF
 Hostname "winetest"
@@ -119,4 +130,22 @@ values() { # values METRIC: the stored values, oldest first, one per line
 }
 wine_check values wine.winetest. exact "$WINE_EXACT"
 wine_check values wine.winetest. 0.01 "$WINE_NEAR"
+
+# The filtered entry: svchost alone (instance 1: 3 x 2 = 6).
+wine_check values wine.winetest. exact "winperf-230-svchost.gauge-10006 6"
+e2e_is "$(cd "$W" && find . -name gauge-10006.wsp | sort | tr '\n' ' ')" \
+  "./winperf-230-svchost/gauge-10006.wsp " \
+  "include/exclude: Idle, svchost#1 and winperf have no 10006 series"
+
+# Self-metrics of the local registry source (on by default): the answer to
+# "238 2 230" holds 3 objects with 3 + 4 instances; every path matches;
+# 18 values an interval once rates have two samples (3 + 3 + 4 + 4 + 2 +
+# 1 + 1); no error.
+distinct() { values "winperf-self.$1" | tail -n +3 | sort -u | tr '\n' ' '; }
+e2e_is "$(distinct count-objects)" "3 " "self-metrics: count-objects 3"
+e2e_is "$(distinct count-instances)" "7 " "self-metrics: count-instances 7"
+e2e_is "$(distinct count-values)" "18 " "self-metrics: count-values 18"
+e2e_is "$(distinct count-unmatched_paths)" "0 " "self-metrics: count-unmatched_paths 0"
+e2e_is "$(values winperf-self.derive-errors | sort -u | tr '\n' ' ')" "0 " \
+  "self-metrics: derive-errors 0"
 e2e_done
