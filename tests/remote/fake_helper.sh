@@ -9,24 +9,51 @@
 #   hang     never answer
 #   garbage  answer with an unknown message type
 #   huge     announce a payload above the 64 MiB cap
+#   sessions a helper of several hosts (--sessions N): OPEN answered with
+#            SESSION ids 1, 2, ... in turn, CLOSE with its id; SQUERY and
+#            SNAMES, after FAKE_SLEEP seconds (default 0), with DATA
+#            "hello", or for session FAKE_AUTH_SESSION with an auth ERROR
 # Requests are read byte by byte (dd bs=1) so nothing past a frame is lost.
 mode=${FAKE_MODE:-data}
 n=0
+sessions=0
+auth_error() {
+  msg='authentication failed: test refused user bob'
+  printf "\\$(printf %03o $((${#msg} + 1)))\\000\\000\\000E\\001%s" "$msg"
+}
 while :; do
   hdr=$(dd bs=1 count=5 2>/dev/null | od -An -tu1)
   [ -n "$hdr" ] || exit 0
   set -- $hdr
   len=$(($1 + $2 * 256 + $3 * 65536 + $4 * 16777216))
+  type=$5
+  payload=
   if [ "$len" -gt 0 ]; then
-    dd bs=1 count="$len" 2>/dev/null >/dev/null
+    payload=$(dd bs=1 count="$len" 2>/dev/null | od -An -tu1)
   fi
   n=$((n + 1))
+  if [ "$mode" = sessions ]; then
+    # shellcheck disable=SC2086 # the bytes, one a word
+    set -- $payload
+    case $type in
+    79) # O: a new session
+      sessions=$((sessions + 1))
+      printf "\\004\\000\\000\\000S\\$(printf %03o "$sessions")\\000\\000\\000" ;;
+    67) printf "\\004\\000\\000\\000S\\$(printf %03o "$1")\\000\\000\\000" ;;
+    *)
+      sleep "${FAKE_SLEEP:-0}"
+      if [ "$1" = "${FAKE_AUTH_SESSION:-}" ]; then
+        auth_error
+      else
+        printf '\011\000\000\000D\003\000\000\000hello'
+      fi
+      ;;
+    esac
+    continue
+  fi
   case $mode in
   data) printf '\011\000\000\000D\003\000\000\000hello' ;;
-  auth)
-    msg='authentication failed: test refused user bob'
-    printf "\\$(printf %03o $((${#msg} + 1)))\\000\\000\\000E\\001%s" "$msg"
-    ;;
+  auth) auth_error ;;
   die2)
     [ "$n" -ge 2 ] && exit 9
     printf '\011\000\000\000D\003\000\000\000hello'
