@@ -108,6 +108,21 @@ check "shared: one session's auth error is that host's alone" \
   "error 1 remote ha: authentication failed: test refused user bob
 ok 5
 ok 5" "$out"
+out=$(FAKE_TIMEOUT_SESSION=1 shared "@0 collect $tmp/a Global" "@0 pid" \
+  "@1 collect $tmp/b Global" "@1 pid")
+check "shared: libsmbclient's timeout fails that host alone" \
+  "error 3 remote ha: connecting to h timed out" "$(echo "$out" | sed -n 1p)"
+check "shared: ... and its helper-mate is answered by the same helper" \
+  "ok 5 $(echo "$out" | sed -n 2p)" "$(echo "$out" | sed -n 3,4p | tr '\n' ' ' | sed 's/ $//')"
+out=$(FAKE_WATCHDOG_ONCE=$tmp/watchdog shared "@0 collect $tmp/a Global" "@0 pid" \
+  "@1 collect $tmp/b Global" "@1 pid")
+check "shared: the watchdog's timeout is reported" \
+  "error 3 remote ha: query to h timed out after 2000 ms" \
+  "$(echo "$out" | sed -n 1p)"
+check "shared: the helper that exited after it is reaped, not left to fail the next host" \
+  "-1" "$(echo "$out" | sed -n 2p)"
+check "shared: its helper-mate gets a new helper and its data" "ok 5" \
+  "$(echo "$out" | sed -n 3p)"
 out=$(shared "@0 collect $tmp/a Global" "@0 pid" "@0 kill" \
   "@1 collect $tmp/b Global" "@1 pid" "@0 collect $tmp/a Global")
 check "shared: a helper killed while idle: the next host restarts it" \
