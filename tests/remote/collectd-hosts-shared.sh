@@ -173,6 +173,31 @@ if grep -rqs -- "$SMBD_PASS" "$LOG" "$E2E_DIR/collectd.stdout" "$E2E_DIR/collect
 else
   e2e_ok 0 "the password is in no log and not in collectd.conf"
 fi
+# An out-of-range HostsPerHelper: collectd refuses the configuration.
+cat >"$E2E_DIR/bad.conf" <<EOF
+PluginDir "$E2E_PLUGIN_DIR"
+BaseDir "$E2E_DIR"
+TypesDB "/usr/share/collectd/types.db"
+LoadPlugin logfile
+<Plugin logfile>
+  File "$E2E_DIR/bad.log"
+</Plugin>
+LoadPlugin winperf
+<Plugin winperf>
+  CountersFile "$E2E_DIR/winperf.yaml"
+  HostsPerHelper 0
+  <Host "h">
+    Port $SMBD_PORT
+  </Host>
+</Plugin>
+EOF
+timeout 20 /usr/sbin/collectd -f -C "$E2E_DIR/bad.conf" >"$E2E_DIR/bad.stdout" 2>&1
+st=$?
+grep -q 'HostsPerHelper 0: expected 1 to 1024' "$E2E_DIR/bad.log" "$E2E_DIR/bad.stdout"
+e2e_ok $? "HostsPerHelper 0 is refused with the allowed range"
+case $st in 0 | 124) e2e_ok 1 "collectd does not start with it (status $st)" ;;
+*) e2e_ok 0 "collectd does not start with it (status $st)" ;; esac
+
 for h in badpw slow closed good2; do
   grep -c "host \"$h\"" "$LOG" | sed "s/^/$h log lines: /" | e2e_diag
 done

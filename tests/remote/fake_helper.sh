@@ -16,7 +16,9 @@
 #            for FAKE_TIMEOUT_SESSION with a timeout ERROR (libsmbclient's:
 #            the helper carries on); with FAKE_WATCHDOG_ONCE=FILE the
 #            first one while FILE does not exist (it is then created) with a
-#            timeout ERROR and exit 3 (the watchdog's)
+#            timeout ERROR and exit 3 (the watchdog's); with
+#            FAKE_HANG_ONCE=FILE the first one while FILE does not exist
+#            (it is then created) never answers
 # Requests are read byte by byte (dd bs=1) so nothing past a frame is lost.
 mode=${FAKE_MODE:-data}
 n=0
@@ -51,6 +53,9 @@ while :; do
         auth_error
       elif [ "$1" = "${FAKE_TIMEOUT_SESSION:-}" ]; then
         error_frame 003 'connecting to h timed out'
+      elif [ -n "${FAKE_HANG_ONCE:-}" ] && [ ! -e "$FAKE_HANG_ONCE" ]; then
+        : >"$FAKE_HANG_ONCE"
+        sleep 60
       elif [ -n "${FAKE_WATCHDOG_ONCE:-}" ] && [ ! -e "$FAKE_WATCHDOG_ONCE" ]; then
         : >"$FAKE_WATCHDOG_ONCE"
         error_frame 003 'query to h timed out after 2000 ms'

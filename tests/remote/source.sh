@@ -121,8 +121,18 @@ check "shared: the watchdog's timeout is reported" \
   "$(echo "$out" | sed -n 1p)"
 check "shared: the helper that exited after it is reaped, not left to fail the next host" \
   "-1" "$(echo "$out" | sed -n 2p)"
-check "shared: its helper-mate gets a new helper and its data" "ok 5" \
+check "shared: after the watchdog its helper-mate gets a new helper and its data" "ok 5" \
   "$(echo "$out" | sed -n 3p)"
+out=$(FAKE_HANG_ONCE=$tmp/hang shared "@0 collect $tmp/a Global" "@0 pid" \
+  "@1 collect $tmp/b Global" "@1 pid" "@0 collect $tmp/a Global")
+check "shared: a hung helper is killed at the host's deadline" \
+  "error 3 remote ha: no answer from the helper within 3500 ms*" \
+  "$(echo "$out" | sed -n 1p)"
+check "shared: ... and reaped" "-1" "$(echo "$out" | sed -n 2p)"
+check "shared: after the hang its helper-mate gets a new helper and its data" "ok 5" \
+  "$(echo "$out" | sed -n 3p)"
+check "shared: the host that timed out reopens its session there too" \
+  "ok 5" "$(echo "$out" | sed -n 5p)"
 out=$(shared "@0 collect $tmp/a Global" "@0 pid" "@0 kill" \
   "@1 collect $tmp/b Global" "@1 pid" "@0 collect $tmp/a Global")
 check "shared: a helper killed while idle: the next host restarts it" \
