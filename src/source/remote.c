@@ -276,13 +276,38 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
   return WP_SOURCE_OK;
 }
 
-/* One exchange, under the shared helper's lock when there is one. */
+/* CLOSE this host's session when it is open in the running helper (its
+ * key closed, its login ended); the next request opens a new one. Called
+ * under the lock. */
+static void close_session(wp_remote *r) {
+  if (r->session != 0 && !wp_proc_died(r->proc) && r->proc->pid > 0 &&
+      r->generation == wp_remote_helper_generation(r->shared)) {
+    uint8_t f[WPR_FRAME_HDR + WPR_SESSION_ID_LEN];
+    size_t n =
+        wpr_build_session_frame(f, sizeof(f), WPR_MSG_CLOSE, r->session, NULL);
+    wp_error err = {0};
+    uint32_t id;
+    int last = r->last_err;
+    if (wpr_write_all(r->proc->fd, f, n) == 0)
+      (void)read_answer(r, WPR_MSG_SESSION, NULL, &id, &err);
+    r->last_err = last; /* the failure that made us close it */
+  }
+  r->session = 0;
+}
+
+/* One exchange, under the shared helper's lock when there is one. A
+ * session whose credentials were refused (or could not be used) is closed,
+ * so the next attempt reads the credentials file again: a corrected
+ * password is picked up without a restart. */
 static wp_source_status exchange(wp_remote *r, uint8_t type, const char *arg,
                                  wp_buffer *out, wp_error *err) {
   if (r->shared == NULL)
     return request(r, type, arg, out, err);
   wp_remote_helper_lock(r->shared);
   wp_source_status st = request(r, type, arg, out, err);
+  if (st != WP_SOURCE_OK && (r->last_err == WP_REMOTE_ERR_AUTH ||
+                             r->last_err == WP_REMOTE_ERR_CONFIG))
+    close_session(r);
   wp_remote_helper_unlock(r->shared);
   return st;
 }
@@ -300,20 +325,10 @@ static wp_source_status remote_names(wp_source *src, wp_buffer *out,
   return exchange((wp_remote *)src, WPR_MSG_NAMES, NULL, out, err);
 }
 
-/* Leave the shared helper: CLOSE this host's session when it is open in
- * the running helper (its key closed, its login ended), then let go. */
+/* Leave the shared helper: close the session, then let go. */
 static void leave_shared(wp_remote *r) {
   wp_remote_helper_lock(r->shared);
-  if (r->session != 0 && !wp_proc_died(r->proc) && r->proc->pid > 0 &&
-      r->generation == wp_remote_helper_generation(r->shared)) {
-    uint8_t f[WPR_FRAME_HDR + WPR_SESSION_ID_LEN];
-    size_t n =
-        wpr_build_session_frame(f, sizeof(f), WPR_MSG_CLOSE, r->session, NULL);
-    wp_error err = {0};
-    uint32_t id;
-    if (wpr_write_all(r->proc->fd, f, n) == 0)
-      (void)read_answer(r, WPR_MSG_SESSION, NULL, &id, &err);
-  }
+  close_session(r);
   wp_remote_helper_unlock(r->shared);
   wp_remote_helper_unref(r->shared);
 }

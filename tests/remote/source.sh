@@ -103,11 +103,14 @@ else
   nok "shared: one helper process for both ($p0, $p1)"
 fi
 out=$(FAKE_AUTH_SESSION=1 shared "@0 collect $tmp/a Global" \
-  "@1 collect $tmp/b Global" "@1 collect $tmp/b Global")
+  "@1 collect $tmp/b Global" "@1 collect $tmp/b Global" \
+  "@0 collect $tmp/a Global")
 check "shared: one session's auth error is that host's alone" \
   "error 1 remote ha: authentication failed: test refused user bob
 ok 5
-ok 5" "$out"
+ok 5" "$(echo "$out" | sed -n 1,3p)"
+check "shared: a refused session is closed; the next try opens a new one (credentials read again)" \
+  "ok 5" "$(echo "$out" | sed -n 4p)"
 out=$(FAKE_TIMEOUT_SESSION=1 shared "@0 collect $tmp/a Global" "@0 pid" \
   "@1 collect $tmp/b Global" "@1 pid")
 check "shared: libsmbclient's timeout fails that host alone" \
