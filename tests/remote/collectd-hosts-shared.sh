@@ -15,9 +15,11 @@
 # samples 1 -> 2 give % Processor Time 75 and 25, Interrupts/sec 500 and 50,
 # Context Switches/sec 1500, Processes 42 then 43); badpw's authentication
 # failure, slow's timeout and closed's connect failure logged and nothing
-# of theirs in carbon, while their helper-mates keep sending. Then helper 2
-# is killed (SIGKILL) and sample 3 written: good2 comes back on a new helper
-# (Processes 44, Processor(0) 50), three helpers again, the others untouched.
+# of theirs in carbon, while their helper-mates keep sending. badpw's file
+# is then corrected: after its backoff it comes back without a restart.
+# Then helper 2 is killed (SIGKILL) and sample 3 written: good2 comes back
+# on a new helper (Processes 44, Processor(0) 50), three helpers again, the
+# others untouched.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
@@ -114,6 +116,11 @@ case $line in
 *) st=1 ;;
 esac
 e2e_ok $st "badpw: its authentication failure is logged (and backs off a minute)"
+e2e_is "$(find "$W" -mindepth 1 -maxdepth 1 ! -name carbon -printf '%f\n' | sort | tr '\n' ' ')" \
+  "good1 good2 good3 " "carbon: nothing from badpw while its password is wrong"
+# The password corrected in its file (cp keeps the file's mode 0600): after
+# its backoff badpw reads the file again in a new session and comes back.
+cp "$SMBD_DIR/creds" "$SMBD_DIR/badcreds"
 e2e_wait_for 30 log_has 'host "slow" (127.0.0.1): '
 line=$(grep 'host "slow"' "$LOG" | head -1)
 echo "$line" | e2e_diag
@@ -159,6 +166,10 @@ after=$(helpers)
 e2e_is "$(helper_count)" 3 "three helpers again after the kill"
 case " $after " in *" $p2 "*) st=1 ;; *) st=0 ;; esac
 e2e_ok $st "the killed helper ($p2) was replaced ($before -> $after)"
+e2e_wait_for 90 has_value "$W/badpw/winperf-System/gauge-Processes.wsp" 44
+e2e_ok $? "badpw: with the corrected file it sends again (Processes 44), no restart"
+log_has 'host "badpw" (127.0.0.1): collecting again after [0-9]* failed attempt'
+e2e_ok $? "badpw: its recovery is logged"
 e2e_alive "$COLLECTD_PID"
 e2e_ok $? "collectd running"
 e2e_stop "$COLLECTD_PID" 10
@@ -167,7 +178,7 @@ e2e_is "$(pgrep -f "^$helper" | wc -l)" 0 "no helper left after collectd's exit"
 e2e_stop "$CARBON_PID" 10
 
 e2e_is "$(find "$W" -mindepth 1 -maxdepth 1 ! -name carbon -printf '%f\n' | sort | tr '\n' ' ')" \
-  "good1 good2 good3 " "carbon: only the good hosts' metrics"
+  "badpw good1 good2 good3 " "carbon: the good hosts' metrics and badpw's after its fix, nothing of slow or closed"
 if grep -rqs -- "$SMBD_PASS" "$LOG" "$E2E_DIR/collectd.stdout" "$E2E_DIR/collectd.conf"; then
   e2e_ok 1 "the password is in no log and not in collectd.conf"
 else
