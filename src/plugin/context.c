@@ -13,6 +13,7 @@ wp_ctx *wp_ctx_new(wp_source_kind kind) {
   c->replay_loop = true;
   c->opt.calc.multi_timer = PD_MULTI_TIMER_RESKIT;
   c->opt.self_metrics = true;
+  c->hosts_per_helper = 1;
   return c;
 }
 
@@ -33,6 +34,7 @@ void wp_ctx_free(void *ctx) {
     return;
   if (c->src != NULL)
     c->src->destroy(c->src);
+  wp_source_shared_helper_release(c->shared);
   wp_counter_state st = {c->sel, c->rt, c->paths, c->path_count};
   wp_counter_state_free(&st, c->counters.count);
   pd_names_free(c->names);

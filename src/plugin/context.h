@@ -96,6 +96,10 @@ typedef struct wp_ctx {
   unsigned port;
   unsigned connect_timeout_ms, query_timeout_ms; /* 0: the source's */
   bool encrypt;
+  /* <Plugin winperf>'s HostsPerHelper (1: a helper per host); a <Host>'s
+   * helper when it shares one (a reference; NULL: its own) */
+  unsigned hosts_per_helper;
+  wp_remote_helper *shared;
   cdtime_t interval; /* 0: collectd's */
   wp_counter_list counters;
   /* runtime */

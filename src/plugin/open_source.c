@@ -21,6 +21,7 @@ int wp_ctx_open_source(wp_ctx *c) {
               .connect_timeout_ms = c->connect_timeout_ms,
               .query_timeout_ms = c->query_timeout_ms,
               .encrypt = c->encrypt,
+              .shared = c->shared,
           },
   };
   wp_error err = {0};

@@ -239,12 +239,72 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child) {
     return cf_util_get_boolean(child, &c->opt.calc.cap100);
   if (strcasecmp(k, "RemoteHelper") == 0)
     return cf_util_get_string(child, &c->helper);
+  if (strcasecmp(k, "HostsPerHelper") == 0) {
+    if (cf_util_get_int(child, &v) != 0)
+      return -1;
+    if (v < 1 || v > WP_HOSTS_PER_HELPER_MAX) {
+      ERROR(PLUGIN ": HostsPerHelper %d: expected 1 to %d", v,
+            WP_HOSTS_PER_HELPER_MAX);
+      return -1;
+    }
+    c->hosts_per_helper = (unsigned)v;
+    return 0;
+  }
   ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
                "ReplayLoop, ValueMode, Timestamp, PairBy, InstanceNames, "
                "MetricNames, SelfMetrics, Host, MultiTimerFormula, Cap100, "
-               "RemoteHelper or a <Host> block)",
+               "RemoteHelper, HostsPerHelper or a <Host> block)",
         k);
   return -1;
+}
+
+/* HostsPerHelper: the <Host> contexts after the first `skip` of the list
+ * (this block's), in configuration order, share helpers `per` at a time;
+ * hosts with different RemoteHelper programs never share one. Each
+ * context holds a reference to its helper. 0, or -1 with the reason
+ * logged. */
+static int share_helpers(wp_ctx *list, size_t skip, unsigned per) {
+  typedef struct group {
+    const char *program; /* NULL: the installed helper */
+    wp_remote_helper *h;
+    unsigned used;
+  } group;
+  size_t hosts = 0;
+  for (wp_ctx *c = list; c != NULL; c = c->next_pending)
+    hosts++;
+  group *g = calloc(hosts ? hosts : 1, sizeof(*g));
+  if (g == NULL) {
+    ERROR(PLUGIN ": out of memory");
+    return -1;
+  }
+  size_t groups = 0, i = 0;
+  int status = 0;
+  for (wp_ctx *c = list; c != NULL && status == 0; c = c->next_pending) {
+    if (i++ < skip || c->kind != WP_SOURCE_REMOTE)
+      continue;
+    size_t k = 0;
+    while (k < groups &&
+           (g[k].used == per || (g[k].program == NULL) != (c->helper == NULL) ||
+            (c->helper != NULL && strcmp(g[k].program, c->helper) != 0)))
+      k++;
+    if (k == groups) {
+      wp_error err = {0};
+      g[k].program = c->helper;
+      g[k].h = wp_source_shared_helper(c->helper, per, &err);
+      if (g[k].h == NULL) {
+        ERROR(PLUGIN ": HostsPerHelper: %s", err.message);
+        status = -1;
+        break;
+      }
+      groups++;
+    } else {
+      wp_source_shared_helper_ref(g[k].h);
+    }
+    g[k].used++;
+    c->shared = g[k].h; /* the creator's reference, or the one taken */
+  }
+  free(g);
+  return status;
 }
 
 /* The <Plugin winperf> block's own context, once its options are read:
@@ -287,9 +347,14 @@ int wp_options_parse(oconfig_item_t *ci, wp_ctx **pending) {
                  "helper, which is not built on Windows");
     status = -1;
   }
+  size_t before = 0; /* contexts of earlier <Plugin winperf> blocks */
+  for (const wp_ctx *o = *pending; o != NULL; o = o->next_pending)
+    before++;
   for (int i = 0; i < ci->children_num && status == 0; i++)
     if (is_host_block(ci->children + i))
       status = config_host(ci->children + i, c, pending);
+  if (status == 0 && hosts > 0 && c->hosts_per_helper > 1)
+    status = share_helpers(*pending, before, c->hosts_per_helper);
   bool local = false;
   if (status == 0)
     status = check_top(c, hosts, &local);

@@ -63,11 +63,31 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
   uint32_t len = wire_ld32(&b, FRAME_payload_length);
   uint8_t t = wire_ld8(&b, FRAME_type);
   uint32_t limit = max < WPR_FRAME_MAX ? max : WPR_FRAME_MAX;
+  uint32_t type_max = WPR_FRAME_MAX;
   switch (t) {
   case WPR_MSG_QUERY:
   case WPR_MSG_NAMES:
-    if (limit > WPR_REQUEST_MAX)
-      limit = WPR_REQUEST_MAX;
+    type_max = WPR_REQUEST_MAX;
+    break;
+  case WPR_MSG_SQUERY:
+    type_max = WPR_SESSION_ID_LEN + WPR_REQUEST_MAX;
+    if (len <= WPR_SESSION_ID_LEN)
+      return wp_error_set(err,
+                          "frame: 'q' payload of %u bytes lacks the "
+                          "session id or the name",
+                          len);
+    break;
+  case WPR_MSG_OPEN:
+    type_max = WPR_OPEN_MAX;
+    break;
+  case WPR_MSG_SESSION:
+  case WPR_MSG_SNAMES:
+  case WPR_MSG_CLOSE:
+    if (len != WPR_SESSION_ID_LEN)
+      return wp_error_set(err,
+                          "frame: '%c' payload of %u bytes is not a "
+                          "session id",
+                          t, len);
     break;
   case WPR_MSG_DATA:
     if (len < 4)
@@ -81,6 +101,8 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
   default:
     return wp_error_set(err, "frame: unknown message type 0x%02x", t);
   }
+  if (limit > type_max)
+    limit = type_max;
   if (len > limit)
     return wp_error_set(err, "frame: '%c' payload of %u bytes exceeds %u", t,
                         len, limit);

@@ -11,6 +11,13 @@
  * Answers (helper -> plugin):
  *   DATA  'D': u32 LE registry type, then the value's bytes
  *   ERROR 'E': u8 error kind (wpr_error_kind), then a UTF-8 message
+ * A helper started with --sessions N serves several hosts, each in a
+ * session (frame_session.h; doc/remote-protocol.md 5.4):
+ *   OPEN    'O': a host's settings (wpr_open) -> SESSION or ERROR
+ *   SESSION 'S': u32 LE session id (helper -> plugin)
+ *   SQUERY  'q': u32 LE session id, then a value name as in QUERY
+ *   SNAMES  'n': u32 LE session id: its "Counter 009" table
+ *   CLOSE   'C': u32 LE session id -> SESSION (the same id) or ERROR
  */
 #ifndef WP_REMOTE_FRAME_H
 #define WP_REMOTE_FRAME_H
@@ -25,12 +32,21 @@
 #define WPR_FRAME_MAX (0x4000000u + 4u)
 /* Largest request payload (a value name). */
 #define WPR_REQUEST_MAX 1024u
+/* Largest OPEN payload (five numbers and four strings). */
+#define WPR_OPEN_MAX 4096u
+/* A session id, the payload of SESSION, SNAMES and CLOSE. */
+#define WPR_SESSION_ID_LEN 4u
 
 enum {
   WPR_MSG_QUERY = 'Q',
   WPR_MSG_NAMES = 'N',
   WPR_MSG_DATA = 'D',
   WPR_MSG_ERROR = 'E',
+  WPR_MSG_OPEN = 'O',
+  WPR_MSG_SESSION = 'S',
+  WPR_MSG_SQUERY = 'q',
+  WPR_MSG_SNAMES = 'n',
+  WPR_MSG_CLOSE = 'C',
 };
 
 typedef enum wpr_error_kind {
@@ -58,7 +74,9 @@ void wpr_data_header(uint8_t out[WPR_DATA_HDR], uint32_t data_len,
                      uint32_t reg_type);
 
 /* Check a received header: a known type, and a payload length within `max`
- * (and small for requests). 0, or -1 with err (may be NULL). */
+ * and the type's own bounds (QUERY, NAMES: WPR_REQUEST_MAX; SQUERY: the id
+ * and a name; OPEN: WPR_OPEN_MAX; SESSION, SNAMES, CLOSE: exactly the id).
+ * 0, or -1 with err (may be NULL). */
 int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
                            uint8_t *type, uint32_t *payload_len, wp_error *err);
 

@@ -95,10 +95,15 @@ static int load_file(helper_cfg *cfg, herr *e) {
   return rc;
 }
 
+static const char *kept(const char *s) {
+  return s[0] ? s : NULL;
+}
+
 static void load_environment(helper_cfg *cfg) {
-  const char *u = getenv("WINPERF_REMOTE_USER");
-  const char *p = getenv("WINPERF_REMOTE_PASSWORD");
-  const char *d = getenv("WINPERF_REMOTE_DOMAIN");
+  const helper_cfg *env = cfg->env;
+  const char *u = env ? kept(env->user) : getenv("WINPERF_REMOTE_USER");
+  const char *p = env ? kept(env->password) : getenv("WINPERF_REMOTE_PASSWORD");
+  const char *d = env ? kept(env->domain) : getenv("WINPERF_REMOTE_DOMAIN");
   if (u != NULL && cfg->user[0] == '\0')
     copy_str(cfg->user, sizeof(cfg->user), u);
   if (p != NULL)
@@ -107,6 +112,11 @@ static void load_environment(helper_cfg *cfg) {
     copy_str(cfg->domain, sizeof(cfg->domain), d);
   /* Keep the secret out of anything this process might start. */
   unsetenv("WINPERF_REMOTE_PASSWORD");
+}
+
+void helper_capture_environment(helper_cfg *env) {
+  env->env = NULL;
+  load_environment(env);
 }
 
 int helper_load_credentials(helper_cfg *cfg, herr *e) {
@@ -142,6 +152,7 @@ static void usage(void) {
           "         [--credentials FILE] [--connect-timeout MS] "
           "[--query-timeout MS]\n"
           "         [--buffer-size BYTES] [--encrypt] [--smb-conf FILE] HOST\n"
+          "       winperf-remote-helper --sessions N [--smb-conf FILE]\n"
           "Speaks the winperf framed protocol on stdin/stdout; meant to be "
           "started by\nthe collectd-winperf plugin or the winperf tool.\n");
 }
@@ -167,6 +178,9 @@ static int value_option(helper_cfg *cfg, const char *a, const char *v,
     cfg->buffer_size = parse_uint(v, RRP_MAX_DATA, ok);
   } else if (strcmp(a, "--query-timeout") == 0) {
     cfg->query_timeout_ms = parse_uint(v, 3600000, ok);
+  } else if (strcmp(a, "--sessions") == 0) {
+    cfg->sessions = parse_uint(v, HELPER_SESSIONS_MAX, ok);
+    *ok = *ok && cfg->sessions > 0;
   } else {
     return 0;
   }
@@ -196,7 +210,10 @@ int helper_parse_args(helper_cfg *cfg, int argc, char **argv) {
       cfg->host = a;
     }
   }
-  if (!ok || cfg->host == NULL || cfg->host[0] == '\0' ||
+  /* Several hosts: each OPEN names its own, none on the command line. */
+  if (cfg->sessions > 0 && ok && cfg->host == NULL)
+    return 0;
+  if (!ok || cfg->sessions > 0 || cfg->host == NULL || cfg->host[0] == '\0' ||
       strpbrk(cfg->host, "/\\@ ") != NULL || cfg->connect_timeout_ms == 0 ||
       cfg->query_timeout_ms == 0 || cfg->buffer_size == 0) {
     usage();

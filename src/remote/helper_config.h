@@ -11,6 +11,9 @@
 
 #include "helper_error.h"
 
+/* The most hosts one helper serves (--sessions). */
+#define HELPER_SESSIONS_MAX 1024u
+
 typedef struct helper_cfg {
   const char *host;
   unsigned port;
@@ -24,11 +27,23 @@ typedef struct helper_cfg {
   unsigned buffer_size; /* first BaseRegQueryValue buffer */
   int encrypt;
   int user_from_argv, domain_from_argv;
+  /* --sessions N: serve up to N hosts, each opened by an OPEN message
+   * (helper_sessions.h); 0: the one HOST of the command line. */
+  unsigned sessions;
+  /* A session's settings: the environment's credentials as the helper
+   * found them at its start (the password is unset from the environment
+   * then), in place of getenv; NULL: getenv. */
+  const struct helper_cfg *env;
 } helper_cfg;
 
 /* Fill cfg from argv (defaults for what is not given). 0 to run, 1 after
  * --help (usage printed), 2 on bad arguments (usage printed). */
 int helper_parse_args(helper_cfg *cfg, int argc, char **argv);
+
+/* Keep the environment's user, domain and password in env (and unset the
+ * password from the environment), for the sessions of a helper that serves
+ * several hosts. */
+void helper_capture_environment(helper_cfg *env);
 
 /* User, domain and password from the credentials file or the environment;
  * "DOMAIN\user" is split. 0, or -1 with a WPR_ERR_CONFIG error. */

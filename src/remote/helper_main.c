@@ -2,10 +2,11 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Reads HKEY_PERFORMANCE_DATA of one Windows host over MS-RRP on the
- * \pipe\winreg named pipe (helper_session.c). It runs as a separate process
- * so libsmbclient (GPLv3+, ~110 libraries) never loads into collectd and a
- * hostile or hung server cannot take the plugin down. It talks to the
- * plugin with the framed protocol of frame.h on stdin/stdout
+ * \pipe\winreg named pipe (helper_session.c), or of up to N hosts with
+ * --sessions N, each in a session opened by the plugin (helper_sessions.c). It
+ * runs as a separate process so libsmbclient (GPLv3+, ~110 libraries) never
+ * loads into collectd and a hostile or hung server cannot take the plugin down.
+ * It talks to the plugin with the framed protocol of frame.h on stdin/stdout
  * (helper_requests.c); diagnostics go to stderr and never contain
  * credentials. Arguments and credentials: helper_config.h;
  * doc/remote-protocol.md 5.
@@ -13,6 +14,7 @@
 #include "helper_config.h"
 #include "helper_requests.h"
 #include "helper_session.h"
+#include "helper_sessions.h"
 #include "helper_watchdog.h"
 
 #include <fcntl.h>
@@ -41,10 +43,22 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   watchdog_init(out_fd);
 
+  if (cfg.sessions > 0) {
+    /* Several hosts: the credentials come with each OPEN (a file) or from
+     * the environment as it is now. */
+    static hsessions table;
+    helper_capture_environment(&cfg);
+    if (helper_sessions_init(&table, &cfg) != 0)
+      return 2;
+    helper_serve_requests(STDIN_FILENO, out_fd, NULL, &cfg, NULL, &table);
+    helper_sessions_close(&table);
+    explicit_bzero(cfg.password, sizeof(cfg.password));
+    return 0;
+  }
   herr cred_err = {WPR_ERR_OTHER, "", 0};
   int cred_ok = helper_load_credentials(&cfg, &cred_err) == 0;
   helper_serve_requests(STDIN_FILENO, out_fd, &c, &cfg,
-                        cred_ok ? NULL : &cred_err);
+                        cred_ok ? NULL : &cred_err, NULL);
   session_close(&c, &cfg);
   explicit_bzero(cfg.password, sizeof(cfg.password));
   return 0;

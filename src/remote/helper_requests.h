@@ -10,11 +10,16 @@
 #include "helper_error.h"
 #include "helper_session.h"
 
+typedef struct hsessions hsessions;
+
 /* Serve requests read from in_fd, answers written to out_fd, until the
  * plugin closes the stream or goes away, or the stream is out of step.
- * cred_err is not NULL when the credentials could not be loaded: every
- * request is then answered with it. */
+ * One host (table NULL): QUERY and NAMES on c; cred_err is not NULL when
+ * the credentials could not be loaded: every request is then answered
+ * with it. Several hosts (cfg->sessions): OPEN, SQUERY, SNAMES and CLOSE
+ * on the sessions of table (helper_sessions.h). */
 void helper_serve_requests(int in_fd, int out_fd, conn *c,
-                           const helper_cfg *cfg, const herr *cred_err);
+                           const helper_cfg *cfg, const herr *cred_err,
+                           hsessions *table);
 
 #endif

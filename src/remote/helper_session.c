@@ -4,6 +4,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "helper_session.h"
+#include "frame_session.h"
 #include "helper_watchdog.h"
 
 #include <errno.h>
@@ -24,6 +25,13 @@ static void auth_fn(SMBCCTX *c, const char *srv, const char *shr, char *wg,
     snprintf(un, (size_t)unlen, "%s", cfg->user);
   if (pwlen > 0)
     snprintf(pw, (size_t)pwlen, "%s", cfg->password);
+}
+
+/* The watchdog for a step bounded by ms: in a helper of several hosts
+ * later than libsmbclient's own timeout, which fails that host alone. */
+static void arm(const helper_cfg *cfg, unsigned ms, const char *what) {
+  watchdog_arm(cfg->sessions ? wpr_shared_watchdog_ms(ms) : ms, what,
+               cfg->host);
 }
 
 /* ------------------------------------------------------------ SMB pipe */
@@ -185,7 +193,7 @@ static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
 static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   wp_error pe = {0};
   disconnect(c);
-  watchdog_arm(cfg->connect_timeout_ms, "connecting to", cfg->host);
+  arm(cfg, cfg->connect_timeout_ms, "connecting to");
   c->ctx = new_context(cfg, e);
   if (c->ctx == NULL)
     goto fail;
@@ -245,8 +253,8 @@ static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   watchdog_disarm();
   return 0;
 fail:
+  disconnect(c); /* still under the watchdog: a logoff may wait too */
   watchdog_disarm();
-  disconnect(c);
   return -1;
 }
 
@@ -314,16 +322,16 @@ int session_query(conn *c, const helper_cfg *cfg, const char *name,
         return -1;
       fresh = 1;
     }
-    watchdog_arm(cfg->query_timeout_ms, "query to", cfg->host);
+    arm(cfg, cfg->query_timeout_ms, "query to");
     int rc = query_value(c, cfg, name, hint, res, e);
+    /* A broken or confused connection is not reused; nor a key handle
+     * the server no longer knows (ERROR_INVALID_HANDLE, 6). */
+    if (rc != 0 && (e->transport || e->kind == WPR_ERR_PROTOCOL ||
+                    (e->kind == WPR_ERR_SERVER && res->werror == 6)))
+      disconnect(c);
     watchdog_disarm();
     if (rc == 0)
       return 0;
-    /* A broken or confused connection is not reused; nor a key handle
-     * the server no longer knows (ERROR_INVALID_HANDLE, 6). */
-    if (e->transport || e->kind == WPR_ERR_PROTOCOL ||
-        (e->kind == WPR_ERR_SERVER && res->werror == 6))
-      disconnect(c);
     if (!e->transport || fresh)
       return -1;
   }
@@ -335,7 +343,7 @@ void session_close(conn *c, const helper_cfg *cfg) {
     herr e;
     uint8_t stub[RRP_HANDLE_LEN];
     size_t n = rrp_build_close_key(stub, sizeof(stub), &c->key);
-    watchdog_arm(cfg->query_timeout_ms, "closing the key on", cfg->host);
+    arm(cfg, cfg->query_timeout_ms, "closing the key on");
     if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
       uint32_t werr;
       wp_error pe;

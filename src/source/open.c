@@ -50,3 +50,32 @@ wp_source *wp_source_open(const wp_source_spec *spec, wp_error *err) {
   wp_error_set(err, "no source: unknown kind %d", (int)spec->kind);
   return NULL;
 }
+
+wp_remote_helper *wp_source_shared_helper(const char *helper, unsigned hosts,
+                                          wp_error *err) {
+#ifdef _WIN32
+  (void)helper;
+  (void)hosts;
+  wp_error_set(err, "no shared helper: remote hosts need the remote helper, "
+                    "which is not built on Windows");
+  return NULL;
+#else
+  return wp_remote_helper_new(helper, hosts, err);
+#endif
+}
+
+void wp_source_shared_helper_ref(wp_remote_helper *h) {
+#ifndef _WIN32
+  wp_remote_helper_ref(h);
+#else
+  (void)h;
+#endif
+}
+
+void wp_source_shared_helper_release(wp_remote_helper *h) {
+#ifndef _WIN32
+  wp_remote_helper_unref(h);
+#else
+  (void)h;
+#endif
+}

@@ -31,6 +31,15 @@ typedef struct wp_source_spec {
 /* Whether this build can open sources of that kind. */
 bool wp_source_available(wp_source_kind kind);
 
+/* A helper process shared by up to `hosts` (2..1024) remote sources, each
+ * given it in wp_remote_options.shared (remote_shared.h); helper NULL: the
+ * installed one. NULL with err on a build without remote sources. The
+ * caller holds one reference: _ref takes another, _release drops one. */
+wp_remote_helper *wp_source_shared_helper(const char *helper, unsigned hosts,
+                                          wp_error *err);
+void wp_source_shared_helper_ref(wp_remote_helper *h);
+void wp_source_shared_helper_release(wp_remote_helper *h);
+
 /* Open the source the spec names. NULL with the reason in err, also for
  * a kind this build does not have. */
 wp_source *wp_source_open(const wp_source_spec *spec, wp_error *err);

@@ -1,17 +1,20 @@
 /* collectd-winperf: the remote source, a Windows host read over MS-RRP.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The source runs winperf-remote-helper (src/remote/helper.c) as a child
- * process (fork/exec, no shell) and speaks the framed protocol of
+ * The source runs winperf-remote-helper (src/remote/helper_main.c) as a
+ * child process (fork/exec, no shell) and speaks the framed protocol of
  * src/remote/frame.h with it over a socket pair. libsmbclient lives only in
  * the helper. A helper that dies or stops answering within the timeout is
  * killed and started again on the next call.
  *
- * Not thread-safe: one source per host, used by one thread at a time.
+ * One source per host, used by one thread at a time. Sources given the
+ * same shared helper (remote_shared.h) may be used from different threads:
+ * they take turns on it.
  */
 #ifndef WP_SOURCE_REMOTE_H
 #define WP_SOURCE_REMOTE_H
 
+#include "remote_shared.h"
 #include "source.h"
 
 #include <sys/types.h>
@@ -27,6 +30,9 @@ typedef struct wp_remote_options {
   unsigned query_timeout_ms;    /* 0: 30000 */
   unsigned buffer_size;         /* first query buffer; 0: 256 KiB */
   int encrypt;                  /* require SMB3 encryption */
+  /* NULL: a helper of its own; else a session in this helper (the source
+   * takes a reference; helper above is then unused). */
+  wp_remote_helper *shared;
 } wp_remote_options;
 
 /* Why the last call failed (src/remote/frame.h wpr_error_kind values, the

@@ -8,13 +8,15 @@
 # A benchmark, not a test: it prints figures and asserts nothing about
 # them. One smbd on 127.0.0.1 (tests/remote/smbd-lib.sh) serves Samba's
 # perfmon data; a real collectd reads it through N <Host> blocks (host
-# names h001 ... hNNN, the same address), each with its own helper
-# process, 4 counter paths, Interval $FLEET_INTERVAL (default 2 s), for
-# $FLEET_INTERVALS intervals (default 20) after every host answered once.
+# names h001 ... hNNN, the same address), 4 counter paths, Interval
+# $FLEET_INTERVAL (default 2 s), for $FLEET_INTERVALS intervals (default
+# 20) after every host answered once, with HostsPerHelper H for each H of
+# $FLEET_HPH (default 1: a helper process per host; 10: one per ten).
 # The csv plugin writes the self-metrics (doc/collectd-winperf.5), from
 # which the read start times are taken.
 #
-# Per N, one line:
+# Per H and N, one line:
+#   hph, helpers       HostsPerHelper; helper processes running
 #   cpu/host-interval  collectd + helpers user+system CPU over the window,
 #                      divided by the host reads that started in it (smbd's
 #                      own CPU excluded)
@@ -28,6 +30,8 @@
 #                      intervals), less the host's smallest such offset
 #                      (collectd's grid is the host's own: only delay
 #                      beyond its best read counts); over all hosts, reads
+#   query p50/p99      the self-metric duration-query over all reads: the
+#                      collect call, with the wait for a shared helper
 #   hosts per core     interval / (cpu per host-interval)
 #   reads              host reads in the window (N x intervals when every
 #                      host kept its interval)
@@ -46,6 +50,7 @@ need collectd ss smbd smbpasswd useradd userdel python3 pgrep
 }
 
 sizes=${*:-10 50 200}
+hphs=${FLEET_HPH:-1}
 interval=${FLEET_INTERVAL:-2}
 intervals=${FLEET_INTERVALS:-20}
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
@@ -88,14 +93,24 @@ helpers_of() { pgrep -P "$1" -f winperf-remote-helper | tr '\n' ' '; }
 
 printf 'interval %s s, %s intervals measured, ReadThreads N/4 + 5 unless FLEET_READ_THREADS\n' \
   "$interval" "$intervals"
-printf '%-5s %10s %10s %10s %10s %6s %6s %9s %9s %9s %9s %6s\n' N \
-  "cpu/h-int" "priv/host" "collectd" "helper" "fds" "h.fds" "jit p50" \
-  "jit p99" "hosts/cpu" "hosts/GiB" "reads"
-printf '%-5s %10s %10s %10s %10s %6s %6s %9s %9s %9s %9s %6s\n' "" "ms" "KiB" \
-  "priv KiB" "priv KiB" "" "" "ms" "ms" "" "" ""
+fmt='%-4s %4s %-5s %10s %10s %10s %10s %6s %6s %9s %9s %7s %7s %9s %9s %6s\n'
+# shellcheck disable=SC2059 # the format is the variable
+printf "$fmt" hph hlp N "cpu/h-int" "priv/host" "collectd" "helper" "fds" \
+  "h.fds" "jit p50" "jit p99" "q p50" "q p99" "hosts/cpu" "hosts/GiB" "reads"
+# shellcheck disable=SC2059
+printf "$fmt" "" "" "" "ms" "KiB" "priv KiB" "priv KiB" "" "" "ms" "ms" "ms" \
+  "ms" "" "" ""
 
+# pct P: the P-quantile of the numbers on stdin (one a line), "-" for none.
+pct() {
+  sort -g | awk -v p="$1" '{a[NR] = $1} END {
+    if (NR == 0) {print "-"; exit}
+    i = int(NR * p + 0.5); if (i < 1) i = 1; printf "%.1f\n", a[i]}'
+}
+
+for hph in $hphs; do
 for n in $sizes; do
-  run=$E2E_DIR/n$n
+  run=$E2E_DIR/h$hph-n$n
   # Each <Host> read blocks on its query: enough threads that N queries of
   # about 0.3 s fit in one interval (collectd's default is 5).
   threads=${FLEET_READ_THREADS:-$((n / 4 + 5))}
@@ -121,6 +136,7 @@ LoadPlugin winperf
 <Plugin winperf>
   CountersFile "$E2E_DIR/winperf.yaml"
   RemoteHelper "$helper"
+  HostsPerHelper $hph
 EOF
     for i in $(seq 1 "$n"); do
       printf '  <Host "h%03d">\n    Address "127.0.0.1"\n    Port %s\n' "$i" "$SMBD_PORT"
@@ -145,6 +161,7 @@ EOF
   s0=$(date +%s.%N)
   sleep $((interval * intervals))
   hp=$(helpers_of "$cpid")
+  nhelpers=$(echo "$hp" | wc -w)
   # shellcheck disable=SC2086
   t1=$(ticks "$cpid" $hp)
   s1=$(date +%s.%N)
@@ -161,7 +178,7 @@ EOF
   hpriv=$(private_kb "${one:-0}")
   e2e_stop "$cpid" 20
   # Read starts per host from the self-metrics: stamp - query - decode.
-  jit=$(for d in "$run"/csv/h*/winperf-self; do
+  for d in "$run"/csv/h*/winperf-self; do
     cat "$d"/duration-query-* | awk -F, '$1 ~ /^[0-9]/ {print $1, $2}' >"$run/q"
     cat "$d"/duration-decode-* | awk -F, '$1 ~ /^[0-9]/ {print $1, $2}' >"$run/d"
     join <(sort "$run/q") <(sort "$run/d") |
@@ -169,11 +186,12 @@ EOF
         k = int((s - f) / iv + 0.5); off[NR] = s - (f + k * iv);
         if (NR == 1 || off[NR] < m) m = off[NR]}
         END {for (i = 1; i <= NR; i++) printf "%.6f\n", (off[i] - m) * 1000}'
-  done | sort -g | awk '{a[NR] = $1} END {
-      if (NR == 0) {print "- -"; exit}
-      p50 = a[int(NR * 0.50 + 0.5) > 0 ? int(NR * 0.50 + 0.5) : 1];
-      p99 = a[int(NR * 0.99 + 0.5) > 0 ? int(NR * 0.99 + 0.5) : 1];
-      printf "%.1f %.1f\n", p50, p99}')
+  done >"$run/jitter"
+  jit="$(pct 0.50 <"$run/jitter") $(pct 0.99 <"$run/jitter")"
+  # duration-query in ms, every read of every host
+  cat "$run"/csv/h*/winperf-self/duration-query-* |
+    awk -F, '$1 ~ /^[0-9]/ {printf "%.3f\n", $2 * 1000}' >"$run/query"
+  qry="$(pct 0.50 <"$run/query") $(pct 0.99 <"$run/query")"
   # Reads that started in the window: every host's query self-metric
   # stamped between s0 and s1 (a late host reads less often than N x
   # intervals).
@@ -182,11 +200,15 @@ EOF
       END {print n + 0}')
   awk -v n="$n" -v t0="$t0" -v t1="$t1" -v reads="$reads" -v hz="$hz" \
     -v iv="$interval" -v cp="$cpriv" -v hs="$hsum" -v hp="$hpriv" \
-    -v cfd="$cfd" -v hfd="$hfd" -v jit="$jit" 'BEGIN {
+    -v cfd="$cfd" -v hfd="$hfd" -v jit="$jit" -v qry="$qry" -v hph="$hph" \
+    -v nh="$nhelpers" -v fmt="$fmt" 'BEGIN {
       split(jit, j, " ");
+      split(qry, q, " ");
       cpu = reads > 0 ? (t1 - t0) / hz / reads : 0; # seconds per host read
       priv = (cp + hs) / n;
-      printf "%-5d %10.2f %10.0f %10d %10d %6d %6d %9s %9s %9.0f %9.0f %6d\n",
-        n, cpu * 1000, priv, cp, hp, cfd, hfd, j[1], j[2],
-        (cpu > 0 ? iv / cpu : 0), (priv > 0 ? 1048576 / priv : 0), reads }'
+      printf fmt, hph, nh, n, sprintf("%.2f", cpu * 1000),
+        sprintf("%.0f", priv), cp, hp, cfd, hfd, j[1], j[2], q[1], q[2],
+        sprintf("%.0f", cpu > 0 ? iv / cpu : 0),
+        sprintf("%.0f", priv > 0 ? 1048576 / priv : 0), reads }'
+done
 done

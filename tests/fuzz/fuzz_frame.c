@@ -6,12 +6,16 @@
  * process it did not start itself, the plugin reads answers from a helper
  * that relays a remote server. The first input byte picks the direction;
  * the rest is the stream, read frame by frame as src/remote/helper.c
- * (requests) and src/source/remote.c (answers) read it. Checks: every
- * accepted header round-trips through wpr_frame_header, an accepted query
- * is the payload itself, a parsed error message has no control character,
- * and an error built from the payload parses back to it.
+ * (requests) and src/source/remote.c (answers) read it, with the session
+ * messages of a helper of several hosts (frame_session.h) beside QUERY and
+ * NAMES. Checks: every accepted header round-trips through
+ * wpr_frame_header, an accepted query is the payload itself, a parsed error
+ * message has no control character, an error built from the payload parses
+ * back to it, an accepted OPEN builds back to the same bytes, and an
+ * accepted session id is never 0.
  */
 #include "frame.h"
+#include "frame_session.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -76,25 +80,61 @@ static void check_error(const uint8_t *payload, size_t len) {
     abort();
 }
 
+/* An OPEN as the helper reads it: what it accepts builds back to itself. */
+static void check_open(const uint8_t *payload, uint32_t len) {
+  static wpr_open o;
+  static uint8_t again[WPR_OPEN_MAX];
+  wp_error err;
+  if (wpr_parse_open(payload, len, &o, &err) != 0)
+    return;
+  if (strlen(o.host) == 0 || strlen(o.host) > WPR_OPEN_HOST_MAX)
+    abort();
+  size_t n = wpr_build_open(again, sizeof again, &o);
+  if (n != len || memcmp(again, payload, len) != 0)
+    abort();
+}
+
 /* A request as the helper handles it. */
 static void request(uint8_t type, const uint8_t *payload, uint32_t len) {
   char name[WPR_REQUEST_MAX + 1];
   wp_error err;
+  uint32_t id = 0;
   if (type == WPR_MSG_QUERY &&
       wpr_parse_query(payload, len, name, sizeof name, &err) == 0 &&
       (strlen(name) != len || memcmp(name, payload, len) != 0))
+    abort();
+  if (type == WPR_MSG_OPEN)
+    check_open(payload, len);
+  if (type == WPR_MSG_SQUERY &&
+      wpr_parse_session(payload, len, &id, name, sizeof name, &err) == 0 &&
+      (id == 0 || strlen(name) != len - WPR_SESSION_ID_LEN ||
+       memcmp(name, payload + WPR_SESSION_ID_LEN, len - 4) != 0))
+    abort();
+  if ((type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE) &&
+      wpr_parse_session(payload, len, &id, NULL, 0, &err) == 0 && id == 0)
     abort();
 }
 
 /* An answer as the plugin handles it. */
 static void answer(uint8_t type, const uint8_t *payload, uint32_t len) {
+  uint32_t id = 0;
+  wp_error err;
   if (type == WPR_MSG_ERROR) {
     check_error(payload, len);
+  } else if (type == WPR_MSG_SESSION) {
+    if (wpr_parse_session(payload, len, &id, NULL, 0, &err) == 0 && id == 0)
+      abort();
   } else {
     /* DATA: u32 registry type, then the value (len >= 4 checked) */
     volatile uint8_t x = payload[0] ^ payload[3];
     (void)x;
   }
+}
+
+static bool is_request(uint8_t type) {
+  return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES ||
+         type == WPR_MSG_OPEN || type == WPR_MSG_SQUERY ||
+         type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE;
 }
 
 /* The stream, frame by frame, until it ends or falls out of sync: the
@@ -103,11 +143,11 @@ static void stream(const uint8_t *p, size_t n, bool helper_side) {
   while (n >= WPR_FRAME_HDR) {
     uint8_t type;
     uint32_t len;
-    if (header(p, helper_side ? WPR_REQUEST_MAX : WPR_FRAME_MAX, &type, &len) !=
-        0)
+    if (header(p, helper_side ? WPR_OPEN_MAX : WPR_FRAME_MAX, &type, &len) != 0)
       return;
-    if (helper_side ? type != WPR_MSG_QUERY && type != WPR_MSG_NAMES
-                    : (type != WPR_MSG_DATA && type != WPR_MSG_ERROR) ||
+    if (helper_side ? !is_request(type)
+                    : (type != WPR_MSG_DATA && type != WPR_MSG_ERROR &&
+                       type != WPR_MSG_SESSION) ||
                           (type == WPR_MSG_ERROR && len > ERROR_PAYLOAD_MAX))
       return;
     p += WPR_FRAME_HDR;
@@ -128,13 +168,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1)
     return 0;
   stream(data + 1, size - 1, (data[0] & 1) == 0);
-  /* Any bytes as an error payload, and as a query of any length. */
+  /* Any bytes as an error payload, a query of any length, an OPEN. */
   uint8_t *p = copy(data + 1, size - 1);
   if (p != NULL) {
     check_error(p, size - 1);
     char name[WPR_REQUEST_MAX + 1];
     wp_error err;
     (void)wpr_parse_query(p, size - 1, name, sizeof name, &err);
+    if (size - 1 <= WPR_OPEN_MAX)
+      check_open(p, (uint32_t)(size - 1));
     free(p);
   }
   return 0;

@@ -21,6 +21,7 @@
 #include "dcerpc.h"
 #include "encoder.h"
 #include "frame.h"
+#include "frame_session.h"
 #include "perfdata.h"
 #include "perfdata_v2.h"
 #include "v2_encoder.h"
@@ -525,16 +526,43 @@ static int frame_seeds(const char *dir) {
   frame(&v, WPR_MSG_QUERY, "238 2 4", 7);
   if (write_vec(dir, "requests", &v))
     return -1;
+  /* a helper of several hosts: OPEN, SQUERY, SNAMES, CLOSE */
+  static wpr_open o = {.port = 4455,
+                       .connect_timeout_ms = 5000,
+                       .query_timeout_ms = 30000,
+                       .host = "winsrv01",
+                       .user = "CORP\\monitor",
+                       .credentials = "/etc/collectd/winsrv01.cred"};
+  uint8_t f[WPR_FRAME_HDR + WPR_OPEN_MAX];
+  size_t n = wpr_build_open(f, sizeof f, &o);
+  v.n = 0;
+  enc_u8(&v, 0);
+  frame(&v, WPR_MSG_OPEN, f, n);
+  enc_bytes(&v, f,
+            wpr_build_session_frame(f, sizeof f, WPR_MSG_SNAMES, 1, NULL));
+  enc_bytes(&v, f,
+            wpr_build_session_frame(f, sizeof f, WPR_MSG_SQUERY, 1, "238 2 4"));
+  enc_bytes(&v, f,
+            wpr_build_session_frame(f, sizeof f, WPR_MSG_CLOSE, 1, NULL));
+  if (write_vec(dir, "session-requests", &v))
+    return -1;
   /* plugin side (odd): the helper's answers */
   v.n = 0;
   enc_u8(&v, 1);
   uint8_t data[4 + 24] = {7, 0, 0, 0, 'P', 0, 'E', 0, 'R', 0, 'F', 0};
   frame(&v, WPR_MSG_DATA, data, sizeof data);
   uint8_t e[64];
-  size_t n = wpr_build_error(e, sizeof e, WPR_ERR_AUTH,
-                             "winsrv01: BaseRegOpenKey: access denied");
+  n = wpr_build_error(e, sizeof e, WPR_ERR_AUTH,
+                      "winsrv01: BaseRegOpenKey: access denied");
   frame(&v, WPR_MSG_ERROR, e, n);
   if (write_vec(dir, "answers", &v))
+    return -1;
+  v.n = 0;
+  enc_u8(&v, 1);
+  enc_bytes(&v, f,
+            wpr_build_session_frame(f, sizeof f, WPR_MSG_SESSION, 2, NULL));
+  frame(&v, WPR_MSG_DATA, data, sizeof data);
+  if (write_vec(dir, "session-answers", &v))
     return -1;
   v.n = 0;
   enc_u8(&v, 1);

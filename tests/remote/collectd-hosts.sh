@@ -31,7 +31,6 @@
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
 . "$top_srcdir/tests/remote/smbd-lib.sh"
 
-py=/usr/bin/python3
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
 
@@ -39,26 +38,9 @@ smbd_e2e_start hosts
 e2e_ok 0 "smbd listening on 127.0.0.1:$SMBD_PORT (restrict anonymous = 2)"
 e2e_start_carbon
 
-write_sample() { # write_sample 2|3: the sample, renamed into place
-  rm -rf "$E2E_DIR/stage"
-  if [ "$1" = 3 ]; then
-    $py "$top_srcdir/tests/remote/perfmon_sample3.py" "$E2E_DIR/stage"
-  else
-    $py "$top_srcdir/tests/remote/perfmon_tdb.py" "$E2E_DIR/stage" "$1"
-  fi || return 1
-  mv "$E2E_DIR/stage/names.tdb" "$E2E_DIR/stage/data.tdb" "$SMBD_DIR/state/perfmon/"
-}
-
 # A hung server: the kernel completes the handshake (listen backlog), the
 # program never accepts nor answers.
-SLOW_PORT=$(e2e_free_port tcp)
-e2e_spawn "$E2E_DIR/slow.log" $py -c 'import socket, time
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", '"$SLOW_PORT"'))
-s.listen(16)
-time.sleep(600)'
-e2e_wait_for 10 e2e_tcp_open "$SLOW_PORT" || e2e_bail "the hung server listens on $SLOW_PORT"
+smbd_hung_server
 
 cat >"$E2E_DIR/winperf.yaml" <<'EOF'
 - '\Processor(*)\% Processor Time'
@@ -100,37 +82,14 @@ LoadPlugin winperf
 </Plugin>
 EOF
 
-# A sanitizer build (gcc): collectd is not instrumented, so the runtime
-# comes first; the helper inherits it. Leaks are valgrind's job.
-san_env=
-asan=$(ldd "$E2E_WINPERF_SO" 2>/dev/null | awk '/libasan/ { print $3 }')
-[ -n "$asan" ] && san_env="LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0"
+smbd_collectd_start
 
-T_START=$(date +%s)
-# shellcheck disable=SC2086
-e2e_spawn "$E2E_DIR/collectd.stdout" env $san_env /usr/sbin/collectd -f -C "$E2E_DIR/collectd.conf"
-COLLECTD_PID=$E2E_LAST_PID
-LOG=$E2E_DIR/collectd.log
-W=$CARBON_DIR/whisper
-
-# wsp_values FILE: the distinct values FILE holds since the start (%.12g).
-wsp_values() {
-  [ -f "$1" ] || return 0
-  /usr/bin/whisper-fetch --json --from="$((T_START - 1))" --until="$(date +%s)" "$1" |
-    e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" {
-      printf "%.12g\n", $2 }' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
-}
-has_value() { # has_value FILE VALUE
-  case " $(wsp_values "$1") " in *" $2 "*) return 0 ;; esac
-  return 1
-}
-log_has() { grep -q -- "$1" "$LOG"; }
 G=$W/goodhost
 
 e2e_wait_for 30 has_value "$G/winperf-System/gauge-Processes.wsp" 42
 e2e_ok $? "goodhost: sample 1's Processes (42) arrives in carbon under goodhost"
 
-write_sample 2 || e2e_bail "perfmon tdb sample 2"
+smbd_write_sample 2 || e2e_bail "perfmon tdb sample 2"
 e2e_wait_for 30 has_value "$G/winperf-System/gauge-Context_Switches_sec.wsp" 1500
 e2e_ok $? "goodhost: sample 2 reached carbon"
 # Give every metric of that interval a moment to be written (bounded wait
@@ -178,7 +137,7 @@ smbd_stop
 e2e_wait_for 30 log_has 'host "goodhost" (127.0.0.1): '
 e2e_ok $? "goodhost: smbd stopped: the failure is logged"
 grep 'host "goodhost"' "$LOG" | head -2 | e2e_diag
-write_sample 3 || e2e_bail "perfmon tdb sample 3"
+smbd_write_sample 3 || e2e_bail "perfmon tdb sample 3"
 # Let the plugin fail at least twice (the backoff doubles), then restart.
 e2e_wait_for 30 log_has 'host "goodhost" (127.0.0.1): .*attempt 2 failed'
 e2e_ok $? "goodhost: retried with backoff while smbd is down"

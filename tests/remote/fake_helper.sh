@@ -9,24 +9,67 @@
 #   hang     never answer
 #   garbage  answer with an unknown message type
 #   huge     announce a payload above the 64 MiB cap
+#   sessions a helper of several hosts (--sessions N): OPEN answered with
+#            SESSION ids 1, 2, ... in turn, CLOSE with its id; SQUERY and
+#            SNAMES, after FAKE_SLEEP seconds (default 0), with DATA
+#            "hello", or for session FAKE_AUTH_SESSION with an auth ERROR,
+#            for FAKE_TIMEOUT_SESSION with a timeout ERROR (libsmbclient's:
+#            the helper carries on); with FAKE_WATCHDOG_ONCE=FILE the
+#            first one while FILE does not exist (it is then created) with a
+#            timeout ERROR and exit 3 (the watchdog's); with
+#            FAKE_HANG_ONCE=FILE the first one while FILE does not exist
+#            (it is then created) never answers
 # Requests are read byte by byte (dd bs=1) so nothing past a frame is lost.
 mode=${FAKE_MODE:-data}
 n=0
+sessions=0
+error_frame() { # error_frame KIND-OCTAL MESSAGE
+  printf "\\$(printf %03o $((${#2} + 1)))\\000\\000\\000E\\$1%s" "$2"
+}
+auth_error() { error_frame 001 'authentication failed: test refused user bob'; }
 while :; do
   hdr=$(dd bs=1 count=5 2>/dev/null | od -An -tu1)
   [ -n "$hdr" ] || exit 0
   set -- $hdr
   len=$(($1 + $2 * 256 + $3 * 65536 + $4 * 16777216))
+  type=$5
+  payload=
   if [ "$len" -gt 0 ]; then
-    dd bs=1 count="$len" 2>/dev/null >/dev/null
+    payload=$(dd bs=1 count="$len" 2>/dev/null | od -An -tu1)
   fi
   n=$((n + 1))
+  if [ "$mode" = sessions ]; then
+    # shellcheck disable=SC2086 # the bytes, one a word
+    set -- $payload
+    # shellcheck disable=SC2059 # the id's octal escape is in the format
+    case $type in
+    79) # O: a new session
+      sessions=$((sessions + 1))
+      printf "\\004\\000\\000\\000S\\$(printf %03o "$sessions")\\000\\000\\000" ;;
+    67) printf "\\004\\000\\000\\000S\\$(printf %03o "$1")\\000\\000\\000" ;;
+    *)
+      sleep "${FAKE_SLEEP:-0}"
+      if [ "$1" = "${FAKE_AUTH_SESSION:-}" ]; then
+        auth_error
+      elif [ "$1" = "${FAKE_TIMEOUT_SESSION:-}" ]; then
+        error_frame 003 'connecting to h timed out'
+      elif [ -n "${FAKE_HANG_ONCE:-}" ] && [ ! -e "$FAKE_HANG_ONCE" ]; then
+        : >"$FAKE_HANG_ONCE"
+        sleep 60
+      elif [ -n "${FAKE_WATCHDOG_ONCE:-}" ] && [ ! -e "$FAKE_WATCHDOG_ONCE" ]; then
+        : >"$FAKE_WATCHDOG_ONCE"
+        error_frame 003 'query to h timed out after 2000 ms'
+        exit 3
+      else
+        printf '\011\000\000\000D\003\000\000\000hello'
+      fi
+      ;;
+    esac
+    continue
+  fi
   case $mode in
   data) printf '\011\000\000\000D\003\000\000\000hello' ;;
-  auth)
-    msg='authentication failed: test refused user bob'
-    printf "\\$(printf %03o $((${#msg} + 1)))\\000\\000\\000E\\001%s" "$msg"
-    ;;
+  auth) auth_error ;;
   die2)
     [ "$n" -ge 2 ] && exit 9
     printf '\011\000\000\000D\003\000\000\000hello'

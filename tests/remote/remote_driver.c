@@ -1,9 +1,9 @@
 /* collectd-winperf: test driver for the remote source and the helper.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * remote_driver [--helper PATH] [--port N] [--credentials FILE]
+ * remote_driver [--helper PATH] [--shared N] [--port N] [--credentials FILE]
  *               [--user NAME] [--query-timeout MS] [--connect-timeout MS]
- *               [--buffer-size BYTES] HOST
+ *               [--buffer-size BYTES] HOST [[OPTIONS] HOST ...]
  * reads commands on stdin, one per line, and answers one line each:
  *   collect FILE QUERY   fetch a blob through src/source/remote.c (QUERY:
  *                        "Global" or an index list, spaces allowed)
@@ -18,6 +18,12 @@
  *   compare A B          decode both blobs, compare objects, counters,
  *                        instance names and raw values -> "same N" | "differ
  *                        WHY" (N = raw values compared)
+ *   parallel FILE QUERY  collect on every host at once, a thread each, into
+ *                        FILE.K -> "K ok BYTES MS" | "K error KIND MS MESSAGE"
+ *                        per host K, in host order
+ * Several HOSTs may be given, each with the options before it; "@K
+ * COMMAND" runs a command on the K-th (0: the first, the default).
+ * --shared N: the hosts share one helper (remote_shared.h, N sessions).
  * A test script drives it as a coprocess (tests/remote/smbd.sh).
  */
 #include "perfdata.h"
@@ -25,11 +31,15 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
+
+#define MAX_HOSTS 16
 
 static int read_file(const char *path, uint8_t **data, size_t *len) {
   FILE *f = fopen(path, "rb");
@@ -210,8 +220,87 @@ out:
   free(b);
 }
 
+/* parallel: every host's collect at once, one thread each. */
+typedef struct par {
+  wp_source *src;
+  const char *query;
+  char file[4096];
+  char out[600];
+  pthread_t t;
+} par;
+
+static void *par_run(void *arg) {
+  par *p = arg;
+  wp_buffer buf = {0};
+  wp_error err;
+  wp_error_clear(&err);
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  wp_source_status st = p->src->collect(p->src, p->query, &buf, &err);
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  long ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+  if (st != WP_SOURCE_OK)
+    snprintf(p->out, sizeof(p->out), "error %d %ld %s",
+             wp_remote_last_error(p->src), ms, err.message);
+  else if (write_file(p->file, buf.data, buf.len) != 0)
+    snprintf(p->out, sizeof(p->out), "error -2 cannot write");
+  else
+    snprintf(p->out, sizeof(p->out), "ok %zu %ld", buf.len, ms);
+  wp_buffer_free(&buf);
+  return NULL;
+}
+
+static void parallel(wp_source **src, int hosts, const char *file,
+                     const char *query) {
+  static par p[MAX_HOSTS];
+  for (int i = 0; i < hosts; i++) {
+    p[i].src = src[i];
+    p[i].query = query;
+    snprintf(p[i].file, sizeof(p[i].file), "%s.%d", file, i);
+    pthread_create(&p[i].t, NULL, par_run, &p[i]);
+  }
+  for (int i = 0; i < hosts; i++) {
+    pthread_join(p[i].t, NULL);
+    printf("%d %s\n", i, p[i].out);
+  }
+}
+
+/* One command line for host src[k] (or all of them: parallel). */
+static void command(wp_source **src, int hosts, int k, char *line) {
+  char *w[8] = {0};
+  int n = 0;
+  for (char *t = strtok(line, " \t\r\n"); t != NULL && n < 8;) {
+    w[n++] = t;
+    /* the last argument (counter path, query) may contain spaces */
+    int rest = (n == 4 && strcmp(w[0], "eval") == 0) ||
+               (n == 2 && strcmp(w[0], "collect") == 0) ||
+               (n == 2 && strcmp(w[0], "parallel") == 0);
+    t = strtok(NULL, rest ? "\r\n" : " \t\r\n");
+  }
+  if (n == 0)
+    return;
+  if (strcmp(w[0], "collect") == 0 && n == 3)
+    fetch(src[k], w[2], w[1]);
+  else if (strcmp(w[0], "names") == 0 && n == 2)
+    fetch(src[k], NULL, w[1]);
+  else if (strcmp(w[0], "parallel") == 0 && n == 3)
+    parallel(src, hosts, w[1], w[2]);
+  else if (strcmp(w[0], "pid") == 0)
+    printf("%ld\n", (long)wp_remote_helper_pid(src[k]));
+  else if (strcmp(w[0], "kill") == 0)
+    kill_helper(src[k]);
+  else if (strcmp(w[0], "eval") == 0 && n == 5)
+    eval(w[1], w[2], w[3], w[4]);
+  else if (strcmp(w[0], "compare") == 0 && n == 3)
+    compare(w[1], w[2]);
+  else
+    printf("bad command\n");
+}
+
 int main(int argc, char **argv) {
-  wp_remote_options opt = {0};
+  wp_remote_options opt = {0}, host_opt[MAX_HOSTS];
+  int hosts = 0;
+  unsigned shared = 0;
   for (int i = 1; i < argc; i++) {
     if (i + 1 < argc && strcmp(argv[i], "--helper") == 0)
       opt.helper = argv[++i];
@@ -227,46 +316,50 @@ int main(int argc, char **argv) {
       opt.buffer_size = (unsigned)atoi(argv[++i]);
     else if (i + 1 < argc && strcmp(argv[i], "--connect-timeout") == 0)
       opt.connect_timeout_ms = (unsigned)atoi(argv[++i]);
-    else
+    else if (i + 1 < argc && strcmp(argv[i], "--shared") == 0)
+      shared = (unsigned)atoi(argv[++i]);
+    else if (hosts < MAX_HOSTS) {
       opt.host = argv[i];
+      host_opt[hosts++] = opt; /* the options given so far are its own */
+    }
   }
+  if (hosts == 0)
+    host_opt[hosts++] = opt; /* no host: the source says so */
   wp_error err = {0};
-  wp_source *src = wp_remote_source_new(&opt, &err);
-  if (src == NULL) {
+  wp_remote_helper *h = NULL;
+  if (shared > 0 &&
+      (h = wp_remote_helper_new(opt.helper, shared, &err)) == NULL) {
     fprintf(stderr, "remote_driver: %s\n", err.message);
     return 2;
   }
+  wp_source *src[MAX_HOSTS];
+  for (int i = 0; i < hosts; i++) {
+    host_opt[i].shared = h;
+    if ((src[i] = wp_remote_source_new(&host_opt[i], &err)) == NULL) {
+      fprintf(stderr, "remote_driver: %s\n", err.message);
+      return 2;
+    }
+  }
+  wp_remote_helper_unref(h); /* the sources hold theirs */
   char line[4096];
   setvbuf(stdout, NULL, _IOLBF, 0);
   while (fgets(line, sizeof(line), stdin) != NULL) {
-    char *w[8] = {0};
-    int n = 0;
-    for (char *t = strtok(line, " \t\r\n"); t != NULL && n < 8;) {
-      w[n++] = t;
-      /* the last argument (counter path, query) may contain spaces */
-      int rest = (n == 4 && strcmp(w[0], "eval") == 0) ||
-                 (n == 2 && strcmp(w[0], "collect") == 0);
-      t = strtok(NULL, rest ? "\r\n" : " \t\r\n");
-    }
-    if (n == 0)
-      continue;
-    if (strcmp(w[0], "quit") == 0)
+    if (strncmp(line, "quit", 4) == 0)
       break;
-    if (strcmp(w[0], "collect") == 0 && n == 3)
-      fetch(src, w[2], w[1]);
-    else if (strcmp(w[0], "names") == 0 && n == 2)
-      fetch(src, NULL, w[1]);
-    else if (strcmp(w[0], "pid") == 0)
-      printf("%ld\n", (long)wp_remote_helper_pid(src));
-    else if (strcmp(w[0], "kill") == 0)
-      kill_helper(src);
-    else if (strcmp(w[0], "eval") == 0 && n == 5)
-      eval(w[1], w[2], w[3], w[4]);
-    else if (strcmp(w[0], "compare") == 0 && n == 3)
-      compare(w[1], w[2]);
-    else
-      printf("bad command\n");
+    /* "@K command": the K-th host (0: the first) */
+    int k = 0;
+    char *cmd = line;
+    if (line[0] == '@') {
+      k = atoi(line + 1);
+      cmd = strchr(line, ' ') ? strchr(line, ' ') + 1 : line + strlen(line);
+      if (k < 0 || k >= hosts) {
+        printf("bad host\n");
+        continue;
+      }
+    }
+    command(src, hosts, k, cmd);
   }
-  src->destroy(src);
+  for (int i = 0; i < hosts; i++)
+    src[i]->destroy(src[i]);
   return 0;
 }

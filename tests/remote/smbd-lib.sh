@@ -150,3 +150,69 @@ smbd_e2e_start() {
     e2e_bail "perfmon tdb sample 1 ${2:-}"
   smbd_start || e2e_bail "smbd listens on 127.0.0.1:$SMBD_PORT"
 }
+
+# The rest serves the tests of a collectd against this smbd
+# (tests/remote/collectd-hosts*.sh), after smbd_e2e_start and
+# e2e_start_carbon.
+#
+#   smbd_write_sample 2|3  the perfmon sample (perfmon_tdb.py's 2, or
+#                        perfmon_sample3.py), written aside and renamed into
+#                        place: smbd opens the tdb files for every query
+#   smbd_hung_server     a port whose kernel completes the handshake and no
+#                        program answers: sets SLOW_PORT
+#   smbd_collectd_start  collectd -f -C $E2E_DIR/collectd.conf (a sanitizer
+#                        build's runtime preloaded); sets T_START,
+#                        COLLECTD_PID, LOG (its log file), W (carbon's
+#                        whisper directory), asan
+#   wsp_values FILE      the distinct values a whisper file holds since
+#                        T_START (%.12g, ascending, space-separated)
+#   has_value FILE VALUE, log_has PATTERN
+
+smbd_write_sample() {
+  rm -rf "$E2E_DIR/stage"
+  if [ "$1" = 3 ]; then
+    /usr/bin/python3 "$top_srcdir/tests/remote/perfmon_sample3.py" "$E2E_DIR/stage"
+  else
+    /usr/bin/python3 "$top_srcdir/tests/remote/perfmon_tdb.py" "$E2E_DIR/stage" "$1"
+  fi || return 1
+  mv "$E2E_DIR/stage/names.tdb" "$E2E_DIR/stage/data.tdb" "$SMBD_DIR/state/perfmon/"
+}
+
+smbd_hung_server() {
+  SLOW_PORT=$(e2e_free_port tcp)
+  e2e_spawn "$E2E_DIR/slow.log" /usr/bin/python3 -c 'import socket, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", '"$SLOW_PORT"'))
+s.listen(16)
+time.sleep(600)'
+  e2e_wait_for 10 e2e_tcp_open "$SLOW_PORT" || e2e_bail "the hung server listens on $SLOW_PORT"
+}
+
+smbd_collectd_start() {
+  # A sanitizer build (gcc): collectd is not instrumented, so the runtime
+  # comes first; the helper inherits it. Leaks are valgrind's job.
+  local san_env=
+  asan=$(ldd "$E2E_WINPERF_SO" 2>/dev/null | awk '/libasan/ { print $3 }')
+  [ -n "$asan" ] && san_env="LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0"
+  T_START=$(date +%s)
+  # shellcheck disable=SC2086
+  e2e_spawn "$E2E_DIR/collectd.stdout" env $san_env /usr/sbin/collectd -f -C "$E2E_DIR/collectd.conf"
+  # shellcheck disable=SC2034 # for the test that sources this
+  COLLECTD_PID=$E2E_LAST_PID
+  LOG=$E2E_DIR/collectd.log
+  # shellcheck disable=SC2034
+  W=$CARBON_DIR/whisper
+}
+
+wsp_values() {
+  [ -f "$1" ] || return 0
+  /usr/bin/whisper-fetch --json --from="$((T_START - 1))" --until="$(date +%s)" "$1" |
+    e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" {
+      printf "%.12g\n", $2 }' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
+}
+has_value() {
+  case " $(wsp_values "$1") " in *" $2 "*) return 0 ;; esac
+  return 1
+}
+log_has() { grep -q -- "$1" "$LOG"; }

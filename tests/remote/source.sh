@@ -86,6 +86,80 @@ check "missing helper: a clear error" \
   "error 100 remote testhost: cannot run $tmp/no-such-helper: No such file or directory" \
   "$out"
 
+# A shared helper (HostsPerHelper): two sources, one helper process.
+shared() { # shared COMMANDS...: hosts ha and hb on one fake helper
+  printf '%s\n' "$@" | FAKE_MODE=sessions "$driver" --helper "$fake" \
+    --shared 2 --connect-timeout 500 --query-timeout 500 ha hb 2>"$tmp/stderr"
+}
+out=$(shared "@0 collect $tmp/a Global" "@1 collect $tmp/b Global" "@0 pid" \
+  "@1 pid")
+check "shared: both hosts answered" "ok 5
+ok 5*" "$out"
+p0=$(echo "$out" | sed -n 3p)
+p1=$(echo "$out" | sed -n 4p)
+if [ "$p0" -gt 0 ] 2>/dev/null && [ "$p0" = "$p1" ]; then
+  ok "shared: one helper process for both ($p0)"
+else
+  nok "shared: one helper process for both ($p0, $p1)"
+fi
+out=$(FAKE_AUTH_SESSION=1 shared "@0 collect $tmp/a Global" \
+  "@1 collect $tmp/b Global" "@1 collect $tmp/b Global" \
+  "@0 collect $tmp/a Global")
+check "shared: one session's auth error is that host's alone" \
+  "error 1 remote ha: authentication failed: test refused user bob
+ok 5
+ok 5" "$(echo "$out" | sed -n 1,3p)"
+check "shared: a refused session is closed; the next try opens a new one (credentials read again)" \
+  "ok 5" "$(echo "$out" | sed -n 4p)"
+out=$(FAKE_TIMEOUT_SESSION=1 shared "@0 collect $tmp/a Global" "@0 pid" \
+  "@1 collect $tmp/b Global" "@1 pid")
+check "shared: libsmbclient's timeout fails that host alone" \
+  "error 3 remote ha: connecting to h timed out" "$(echo "$out" | sed -n 1p)"
+check "shared: ... and its helper-mate is answered by the same helper" \
+  "ok 5 $(echo "$out" | sed -n 2p)" "$(echo "$out" | sed -n 3,4p | tr '\n' ' ' | sed 's/ $//')"
+out=$(FAKE_WATCHDOG_ONCE=$tmp/watchdog shared "@0 collect $tmp/a Global" "@0 pid" \
+  "@1 collect $tmp/b Global" "@1 pid")
+check "shared: the watchdog's timeout is reported" \
+  "error 3 remote ha: query to h timed out after 2000 ms" \
+  "$(echo "$out" | sed -n 1p)"
+check "shared: the helper that exited after it is reaped, not left to fail the next host" \
+  "-1" "$(echo "$out" | sed -n 2p)"
+check "shared: after the watchdog its helper-mate gets a new helper and its data" "ok 5" \
+  "$(echo "$out" | sed -n 3p)"
+out=$(FAKE_HANG_ONCE=$tmp/hang shared "@0 collect $tmp/a Global" "@0 pid" \
+  "@1 collect $tmp/b Global" "@1 pid" "@0 collect $tmp/a Global")
+check "shared: a hung helper is killed at the host's deadline" \
+  "error 3 remote ha: no answer from the helper within 3500 ms*" \
+  "$(echo "$out" | sed -n 1p)"
+check "shared: ... and reaped" "-1" "$(echo "$out" | sed -n 2p)"
+check "shared: after the hang its helper-mate gets a new helper and its data" "ok 5" \
+  "$(echo "$out" | sed -n 3p)"
+check "shared: the host that timed out reopens its session there too" \
+  "ok 5" "$(echo "$out" | sed -n 5p)"
+out=$(shared "@0 collect $tmp/a Global" "@0 pid" "@0 kill" \
+  "@1 collect $tmp/b Global" "@1 pid" "@0 collect $tmp/a Global")
+check "shared: a helper killed while idle: the next host restarts it" \
+  "ok 5" "$(echo "$out" | sed -n 4p)"
+check "shared: the other host opens its session on the new helper" \
+  "ok 5" "$(echo "$out" | sed -n 6p)"
+if [ "$(echo "$out" | sed -n 2p)" != "$(echo "$out" | sed -n 5p)" ]; then
+  ok "shared: a new helper process after the kill"
+else
+  nok "shared: a new helper process after the kill"
+fi
+# The deadline is 1500 + 1500 + 500 ms (the shared watchdogs of 500 ms
+# steps and the margin); each answer takes 2 s: two hosts at once take 4 s,
+# and the second host's deadline starts when its turn comes.
+out=$(FAKE_SLEEP=2 shared "parallel $tmp/p Global")
+check "shared: two hosts at once both answered" "0 ok 5 *
+1 ok 5 *" "$out"
+slow=$(echo "$out" | awk '{print $4}' | sort -n | tail -1)
+if [ "${slow:-0}" -ge 3500 ] 2>/dev/null; then
+  ok "shared: the second waited its turn ($slow ms > the 3500 ms deadline) and was not timed out"
+else
+  nok "shared: the second waited its turn (slowest $slow ms; expected >= 3500)"
+fi
+
 # The real helper's own checks, no server needed.
 helper=$top_builddir/winperf-remote-helper
 if [ -x "$helper" ]; then
@@ -108,6 +182,22 @@ if [ -x "$helper" ]; then
   out=$(WINPERF_REMOTE_USER=u WINPERF_REMOTE_PASSWORD=p real --port 1 127.0.0.1)
   check "helper: credentials from the environment; closed port is a connect error" \
     "error 2 remote 127.0.0.1: *" "$out"
+  # --sessions: each host's OPEN brings its own credentials file.
+  cp "$tmp/cred" "$tmp/cred600"
+  chmod 600 "$tmp/cred600"
+  out=$(printf '@0 collect %s Global\n@1 collect %s Global\n@0 pid\n@1 pid\n' \
+    "$tmp/a" "$tmp/b" | "$driver" --helper "$helper" --shared 2 \
+    --connect-timeout 3000 --port 1 --credentials "$tmp/cred" 127.0.0.1 \
+    --credentials "$tmp/cred600" 127.0.0.2 2>/dev/null)
+  check "helper --sessions: one host's unreadable credentials are its error alone" \
+    "error 6 remote 127.0.0.1: credentials file * is readable by everyone*
+error 2 remote 127.0.0.2: *" "$(echo "$out" | sed -n 1,2p)"
+  p0=$(echo "$out" | sed -n 3p)
+  if [ "$p0" -gt 0 ] 2>/dev/null && [ "$p0" = "$(echo "$out" | sed -n 4p)" ]; then
+    ok "helper --sessions: both hosts on one helper, still running"
+  else
+    nok "helper --sessions: both hosts on one helper, still running ($out)"
+  fi
 else
   nok "$helper not built (libsmbclient-dev missing?)"
 fi

@@ -7,6 +7,7 @@
  */
 #include "dcerpc.h"
 #include "frame.h"
+#include "frame_session.h"
 #include "rrp.h"
 #include "tap.h"
 
@@ -422,6 +423,125 @@ static void test_frame(void) {
   IS_STR(wpr_error_kind_name(WPR_ERR_AUTH), "auth", "error: kind name");
 }
 
+/* The session messages of a helper that serves several hosts
+ * (frame_session.h), against bytes laid out by hand. */
+static void test_session_frames(void) {
+  static wpr_open o, back;
+  o = (wpr_open){.port = 4455,
+                 .connect_timeout_ms = 5000,
+                 .query_timeout_ms = 1000,
+                 .buffer_size = 0,
+                 .encrypt = 1,
+                 .host = "10.0.0.7",
+                 .user = "CORP\\mon",
+                 .domain = NULL,
+                 .credentials = "/etc/c"};
+  uint8_t p[WPR_OPEN_MAX + 8];
+  static const uint8_t want[] = {0x67, 0x11, 0,   0, /* port 4455 */
+                                 0x88, 0x13, 0,   0, /* connect 5000 ms */
+                                 0xe8, 0x03, 0,   0, /* query 1000 ms */
+                                 0,    0,    0,   0, /* buffer: the helper's */
+                                 1,                  /* flags: encrypt */
+                                 '1',  '0',  '.', '0', '.', '0', '.',
+                                 '7',  0,    'C', 'O', 'R', 'P', '\\',
+                                 'm',  'o',  'n', 0,   0, /* domain: empty */
+                                 '/',  'e',  't', 'c', '/', 'c', 0};
+  size_t n = wpr_build_open(p, sizeof(p), &o);
+  IS_INT(n, sizeof(want), "open: 17 fixed bytes and four terminated strings");
+  OK(n == sizeof(want) && memcmp(p, want, n) == 0, "open: bytes as laid out");
+  IS_INT(wpr_parse_open(p, n, &back, &err), 0, "open: parsed");
+  OK(back.port == 4455 && back.connect_timeout_ms == 5000 &&
+         back.query_timeout_ms == 1000 && back.buffer_size == 0 &&
+         back.encrypt == 1,
+     "open: numbers and the flag back");
+  IS_STR(back.host, "10.0.0.7", "open: host back");
+  IS_STR(back.user, "CORP\\mon", "open: user back");
+  IS_STR(back.domain, "", "open: an empty domain back");
+  IS_STR(back.credentials, "/etc/c", "open: credentials file back");
+  int refused = 0;
+  for (size_t k = 0; k < n; k++)
+    refused += wpr_parse_open(p, k, &back, &err) == -1;
+  IS_INT(refused, (int)n, "open: every truncation refused");
+  uint8_t q[sizeof(want) + 1];
+  memcpy(q, want, sizeof(want));
+  q[sizeof(want)] = 'x';
+  IS_INT(wpr_parse_open(q, sizeof(q), &back, &err), -1,
+         "open: a byte after the fourth string refused");
+  memcpy(q, want, sizeof(want));
+  q[16] = 3;
+  IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
+         "open: an unknown flag refused");
+  memcpy(q, want, sizeof(want));
+  q[4] = q[5] = 0;
+  IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
+         "open: a connect timeout of 0 refused");
+  memcpy(q, want, sizeof(want));
+  q[19] = ' ';
+  IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
+         "open: a host with a space refused");
+  memcpy(q, want, sizeof(want));
+  q[28] = '\n';
+  IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
+         "open: a control character in the user refused");
+  o.host = "a/b";
+  IS_INT(wpr_build_open(p, sizeof(p), &o), 0, "open: no frame for host a/b");
+  o.host = "h";
+  o.query_timeout_ms = WPR_TIMEOUT_MAX_MS + 1;
+  IS_INT(wpr_build_open(p, sizeof(p), &o), 0,
+         "open: no frame for a timeout above an hour");
+  o.query_timeout_ms = 1000;
+  IS_INT(wpr_build_open(p, 20, &o), 0, "open: no frame past cap");
+
+  uint8_t f[WPR_FRAME_HDR + WPR_SESSION_ID_LEN + WPR_REQUEST_MAX];
+  n = wpr_build_session_frame(f, sizeof(f), WPR_MSG_SQUERY, 0x01020304,
+                              "238 2");
+  static const uint8_t wq[] = {9, 0, 0,   0,   'q', 4,   3,
+                               2, 1, '2', '3', '8', ' ', '2'};
+  OK(n == sizeof(wq) && memcmp(f, wq, n) == 0,
+     "squery: length 9, 'q', the id little-endian, the name");
+  uint8_t type;
+  uint32_t len, id = 0;
+  IS_INT(wpr_frame_parse_header(f, WPR_OPEN_MAX, &type, &len, &err), 0,
+         "squery: header accepted");
+  char name[WPR_REQUEST_MAX + 1];
+  IS_INT(
+      wpr_parse_session(f + WPR_FRAME_HDR, len, &id, name, sizeof(name), &err),
+      0, "squery: parsed");
+  OK(id == 0x01020304 && strcmp(name, "238 2") == 0, "squery: id and name");
+  IS_INT(wpr_build_session_frame(f, sizeof(f), WPR_MSG_SQUERY, 1, NULL), 0,
+         "squery: a name is required");
+  n = wpr_build_session_frame(f, sizeof(f), WPR_MSG_SESSION, 7, NULL);
+  static const uint8_t ws[] = {4, 0, 0, 0, 'S', 7, 0, 0, 0};
+  OK(n == sizeof(ws) && memcmp(f, ws, n) == 0, "session: 4 bytes, the id");
+  IS_INT(wpr_parse_session(f + WPR_FRAME_HDR, 4, &id, NULL, 0, &err), 0,
+         "session: parsed");
+  IS_INT(id, 7, "session: id 7");
+  static const uint8_t zero[4] = {0};
+  IS_INT(wpr_parse_session(zero, 4, &id, NULL, 0, &err), -1,
+         "session: id 0 refused");
+  wpr_frame_header(f, WPR_MSG_SNAMES, 5);
+  IS_INT(wpr_frame_parse_header(f, WPR_OPEN_MAX, &type, &len, &err), -1,
+         "snames: a payload other than the id refused on the header");
+  wpr_frame_header(f, WPR_MSG_SQUERY, 4);
+  IS_INT(wpr_frame_parse_header(f, WPR_OPEN_MAX, &type, &len, &err), -1,
+         "squery: an id without a name refused on the header");
+  wpr_frame_header(f, WPR_MSG_SQUERY, 4 + WPR_REQUEST_MAX + 1);
+  IS_INT(wpr_frame_parse_header(f, WPR_OPEN_MAX, &type, &len, &err), -1,
+         "squery: a name above 1024 bytes refused on the header");
+  wpr_frame_header(f, WPR_MSG_OPEN, WPR_OPEN_MAX + 1);
+  IS_INT(wpr_frame_parse_header(f, WPR_FRAME_MAX, &type, &len, &err), -1,
+         "open: above 4096 bytes refused on the header");
+  wpr_frame_header(f, WPR_MSG_QUERY, WPR_REQUEST_MAX + 1);
+  IS_INT(wpr_frame_parse_header(f, WPR_OPEN_MAX, &type, &len, &err), -1,
+         "query: still 1024 bytes at most under the OPEN cap");
+  IS_INT(wpr_shared_watchdog_ms(1000), 2000,
+         "shared watchdog: 1 s more for a short step");
+  IS_INT(wpr_shared_watchdog_ms(30000), 45000,
+         "shared watchdog: half more for a long one");
+  IS_INT(wpr_shared_watchdog_ms(3600000), 3630000,
+         "shared watchdog: at most 30 s more");
+}
+
 int main(void) {
   test_header();
   test_bind();
@@ -432,5 +552,6 @@ int main(void) {
   test_query_request();
   test_query_response();
   test_frame();
+  test_session_frames();
   return tap_done();
 }

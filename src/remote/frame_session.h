@@ -1,0 +1,62 @@
+/* collectd-winperf: the session messages of the frame protocol, for a
+ * helper that serves several hosts (doc/remote-protocol.md 5.4).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * OPEN payload (plugin -> helper), at most WPR_OPEN_MAX bytes:
+ *   u32 LE port (0: 445), u32 LE connect timeout ms (1..3600000),
+ *   u32 LE query timeout ms (1..3600000), u32 LE first buffer size
+ *   (0: the helper's default; at most 64 MiB), u8 flags (bit 0: require
+ *   encryption; the others 0), then four NUL-terminated strings: host
+ *   (1..255 bytes, printable ASCII without / \ @ or space), user, domain,
+ *   credentials file (0..WPR_OPEN_STR_MAX bytes each, no control character;
+ *   empty: not given). Nothing follows the fourth NUL. No password: the
+ *   helper reads it from the credentials file or its own environment.
+ * SESSION, SNAMES, CLOSE: a u32 LE session id (never 0). SQUERY: the id,
+ * then 1..WPR_REQUEST_MAX printable ASCII bytes (a value name).
+ */
+#ifndef WP_REMOTE_FRAME_SESSION_H
+#define WP_REMOTE_FRAME_SESSION_H
+
+#include "frame.h"
+
+#define WPR_OPEN_FIXED 17u
+#define WPR_OPEN_HOST_MAX 255u
+#define WPR_OPEN_STR_MAX 1024u
+#define WPR_TIMEOUT_MAX_MS 3600000u
+#define WPR_OPEN_ENCRYPT 1u
+
+/* A host's settings, as OPEN carries them. The strings point into `text`
+ * after wpr_parse_open; a builder's may point anywhere (NULL: empty). */
+typedef struct wpr_open {
+  uint32_t port, connect_timeout_ms, query_timeout_ms, buffer_size;
+  int encrypt;
+  const char *host, *user, *domain, *credentials;
+  char text[WPR_OPEN_MAX];
+} wpr_open;
+
+/* OPEN's payload into out; its length, or 0 when the settings are out of
+ * bounds or do not fit cap. */
+size_t wpr_build_open(uint8_t *out, size_t cap, const wpr_open *o);
+
+/* Check and decode an OPEN payload into o. 0, or -1 with err. */
+int wpr_parse_open(const uint8_t *payload, size_t len, wpr_open *o,
+                   wp_error *err);
+
+/* A whole frame of type SESSION, SNAMES, CLOSE (name NULL) or SQUERY (name
+ * of 1..WPR_REQUEST_MAX bytes) into out; the frame's length, or 0 when it
+ * does not fit cap or the name is out of bounds. */
+size_t wpr_build_session_frame(uint8_t *out, size_t cap, uint8_t type,
+                               uint32_t id, const char *name);
+
+/* The session id a SESSION, SNAMES, CLOSE or SQUERY payload starts with;
+ * for SQUERY (name not NULL) also its value name, checked as
+ * wpr_parse_query does. 0, or -1 with err (an id of 0 is refused). */
+int wpr_parse_session(const uint8_t *payload, size_t len, uint32_t *id,
+                      char *name, size_t namesize, wp_error *err);
+
+/* The helper's watchdog for a step bounded by ms when it serves several
+ * hosts: libsmbclient's own timeout answers first, for that host alone
+ * (ms plus half of it, at least 1 s more, at most 30 s more). */
+unsigned wpr_shared_watchdog_ms(unsigned ms);
+
+#endif

@@ -1,0 +1,149 @@
+/* collectd-winperf: the sessions of a helper that serves several hosts
+ * (helper_sessions.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "helper_sessions.h"
+#include "frame_session.h"
+#include "helper_answer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct hsession {
+  uint32_t id;
+  helper_cfg cfg; /* host and credentials point into the strings below */
+  char host[WPR_OPEN_HOST_MAX + 1];
+  char credentials[WPR_OPEN_STR_MAX + 1];
+  conn c;
+};
+
+int helper_sessions_init(hsessions *t, const helper_cfg *base) {
+  t->base = base;
+  t->last_id = 0;
+  t->slot = calloc(base->sessions, sizeof(*t->slot));
+  return t->slot == NULL ? -1 : 0;
+}
+
+static void session_free(hsession *s) {
+  session_close(&s->c, &s->cfg);
+  explicit_bzero(s->cfg.password, sizeof(s->cfg.password));
+  free(s);
+}
+
+static int send_session(int out_fd, uint32_t id) {
+  uint8_t f[WPR_FRAME_HDR + WPR_SESSION_ID_LEN];
+  size_t n = wpr_build_session_frame(f, sizeof(f), WPR_MSG_SESSION, id, NULL);
+  return wpr_write_all(out_fd, f, n);
+}
+
+static int request_error(int out_fd, const char *what, const char *why) {
+  herr e;
+  herr_set(&e, WPR_ERR_REQUEST, "%s: %s", what, why);
+  return helper_send_error(out_fd, &e);
+}
+
+/* A session's settings from OPEN and the helper's own (--smb-conf, the
+ * environment). 0, or -1 with e (a credentials file that cannot be read). */
+static int session_settings(hsession *s, const hsessions *t, const wpr_open *o,
+                            herr *e) {
+  helper_cfg *cfg = &s->cfg;
+  snprintf(s->host, sizeof(s->host), "%s", o->host);
+  snprintf(s->credentials, sizeof(s->credentials), "%s", o->credentials);
+  cfg->host = s->host;
+  cfg->credentials = s->credentials[0] ? s->credentials : NULL;
+  cfg->smb_conf = t->base->smb_conf;
+  cfg->env = t->base;
+  cfg->sessions = t->base->sessions;
+  cfg->port = o->port;
+  cfg->connect_timeout_ms = o->connect_timeout_ms;
+  cfg->query_timeout_ms = o->query_timeout_ms;
+  cfg->buffer_size = o->buffer_size ? o->buffer_size : t->base->buffer_size;
+  cfg->encrypt = o->encrypt;
+  if (o->user[0]) {
+    snprintf(cfg->user, sizeof(cfg->user), "%s", o->user);
+    cfg->user_from_argv = 1;
+  }
+  if (o->domain[0]) {
+    snprintf(cfg->domain, sizeof(cfg->domain), "%s", o->domain);
+    cfg->domain_from_argv = 1;
+  }
+  return helper_load_credentials(cfg, e);
+}
+
+static int open_session(hsessions *t, int out_fd, const uint8_t *payload,
+                        uint32_t len) {
+  static wpr_open o;
+  wp_error pe = {0};
+  if (wpr_parse_open(payload, len, &o, &pe) != 0)
+    return request_error(out_fd, "OPEN", pe.message);
+  unsigned free_slot = t->base->sessions;
+  for (unsigned i = 0; i < t->base->sessions && free_slot == t->base->sessions;
+       i++)
+    if (t->slot[i] == NULL)
+      free_slot = i;
+  if (free_slot == t->base->sessions) {
+    herr e;
+    herr_set(&e, WPR_ERR_REQUEST,
+             "OPEN %s: all %u sessions of this helper "
+             "are in use",
+             o.host, t->base->sessions);
+    return helper_send_error(out_fd, &e);
+  }
+  hsession *s = calloc(1, sizeof(*s));
+  if (s == NULL)
+    return request_error(out_fd, "OPEN", "out of memory");
+  herr e = {WPR_ERR_OTHER, "", 0};
+  if (session_settings(s, t, &o, &e) != 0) {
+    explicit_bzero(s->cfg.password, sizeof(s->cfg.password));
+    free(s);
+    return helper_send_error(out_fd, &e);
+  }
+  if (++t->last_id == 0)
+    t->last_id = 1;
+  s->id = t->last_id;
+  t->slot[free_slot] = s;
+  return send_session(out_fd, s->id);
+}
+
+static hsession **find(hsessions *t, uint32_t id) {
+  for (unsigned i = 0; i < t->base->sessions; i++)
+    if (t->slot[i] != NULL && t->slot[i]->id == id)
+      return &t->slot[i];
+  return NULL;
+}
+
+int helper_sessions_answer(hsessions *t, int out_fd, uint8_t type,
+                           const uint8_t *payload, uint32_t len) {
+  if (type == WPR_MSG_OPEN)
+    return open_session(t, out_fd, payload, len);
+  wp_error pe = {0};
+  char name[WPR_REQUEST_MAX + 1];
+  uint32_t id = 0;
+  if (wpr_parse_session(payload, len, &id, type == WPR_MSG_SQUERY ? name : NULL,
+                        sizeof(name), &pe) != 0)
+    return request_error(out_fd, "session request", pe.message);
+  hsession **s = find(t, id);
+  if (s == NULL) {
+    herr e;
+    herr_set(&e, WPR_ERR_REQUEST, "no session %u in this helper", id);
+    return helper_send_error(out_fd, &e);
+  }
+  if (type == WPR_MSG_CLOSE) {
+    session_free(*s);
+    *s = NULL;
+    return send_session(out_fd, id);
+  }
+  return helper_answer_query(out_fd, &(*s)->c, &(*s)->cfg,
+                             type == WPR_MSG_SQUERY ? name : NULL);
+}
+
+void helper_sessions_close(hsessions *t) {
+  for (unsigned i = 0; t->slot != NULL && i < t->base->sessions; i++) {
+    if (t->slot[i] != NULL)
+      session_free(t->slot[i]);
+    t->slot[i] = NULL;
+  }
+  free(t->slot);
+  t->slot = NULL;
+}
