@@ -228,90 +228,96 @@ static bool reserve_results(pd_selection *sel, size_t n) {
   return true;
 }
 
+/* What the results of one instance share. */
+typedef struct instance_view {
+  uint32_t i;
+  const pd_instance *in, *old; /* old: its older sample, NULL: none */
+  const char *full, *id_base;
+  uint64_t pid, tid;
+} instance_view;
+
 /* The general formula of one value (pd_compute_props), for the types
  * without a prepared plan. */
 static void compute_one(object_pass *op, const matched_counter *m,
-                        const pd_instance *in, const pd_instance *old_inst,
-                        pd_result *r) {
-  const pd_counter_def *def = &op->obj->counters[m->pos];
-  pd_sample_read(op->newer, op->obj, in, m->pos, m->props.needs_base, &op->now);
+                        const instance_view *v, pd_result *r) {
+  pd_sample_read(op->newer, op->obj, v->in, m->pos, m->props.needs_base,
+                 &op->now);
   const pd_sample *prev = NULL;
-  if (old_inst != NULL && m->old_pos != UINT32_MAX) {
-    pd_sample_read(op->older, op->old, old_inst, m->old_pos,
-                   m->props.needs_base, &op->before);
+  if (v->old != NULL && m->old_def != NULL) {
+    pd_sample_read(op->older, op->old, v->old, m->old_pos, m->props.needs_base,
+                   &op->before);
     prev = &op->before;
   }
-  r->status = pd_compute_props(def->type, m->props, prev, &op->now,
+  r->status = pd_compute_props(m->def->type, m->props, prev, &op->now,
                                &op->sel->options, &r->value);
   r->raw_value = op->now.value;
   r->raw_base = op->now.base;
 }
 
-/* Every counter of the pass for instance i: one result each, but a shared
- * counter only when no earlier path reported it. What the results repeat
- * is read into locals first: stores through r could alias op's fields. */
-static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
-                      const char *id_base, pd_error *err) {
-  pd_selection *sel = op->sel;
-  const uint32_t n = op->po->n;
-  if (sel->result_cap - sel->result_count < n && !reserve_results(sel, n))
-    return no_memory(err);
-  const pd_object *obj = op->obj, *old = op->old;
-  const pd_instance *in = &obj->instances[i];
-  const matched_counter *mc = op->mc;
-  const size_t path_id = op->po->path_id;
-  const char *const object_name = op->object_name;
-  const int64_t t100 = op->t100;
-  const char *full = op->names ? op->names->full[i] : NULL;
-  const bool has_pid = op->pid_def != NULL, has_tid = op->tid_def != NULL;
-  const uint64_t pid = has_pid ? pd_counter_raw(op->newer, in, op->pid_def) : 0,
-                 tid = has_tid ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
+/* Counter m of v's instance into r: the counter's template, then what
+ * differs per value. */
+static inline void put_value(object_pass *op, const matched_counter *m,
+                             const instance_view *v, pd_result *r) {
+  *r = m->tmpl;
+  r->instance = v->full;
+  r->pid = v->pid;
+  r->tid = v->tid;
+  r->id_base = v->id_base;
+  if (m->rate.kind == PD_FAST_NONE) {
+    compute_one(op, m, v, r);
+    return;
+  }
+  uint64_t n1 = pd_counter_raw(op->newer, v->in, m->def), n0 = 0;
+  bool paired = v->old != NULL && m->old_def != NULL;
+  if (paired)
+    n0 = pd_counter_raw(op->older, v->old, m->old_def);
+  r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
+  r->raw_value = n1;
+}
 
+/* Every counter of the pass for v's instance from *out on (room made):
+ * one result each, but a shared counter only when no earlier path
+ * reported it. *out ends past the last. */
+static pd_status emit(object_pass *op, const instance_view *v, pd_result **out,
+                      pd_error *err) {
+  const matched_counter *mc = op->mc;
+  const uint32_t n = op->po->n;
+  pd_result *r = *out;
   op->cp->matches += n; /* matched, whether reported here or earlier */
-  pd_result *r = sel->results + sel->result_count;
   for (uint32_t k = 0; k < n; k++) {
     const matched_counter *m = &mc[k];
     if (m->shared) {
       uint64_t key =
-          (uint64_t)op->po->obj_pos << 52 | (uint64_t)i << 20 | m->pos;
-      int fresh = pd_seen_insert(&sel->seen, key);
+          (uint64_t)op->po->obj_pos << 52 | (uint64_t)v->i << 20 | m->pos;
+      int fresh = pd_seen_insert(&op->sel->seen, key);
       if (fresh < 0)
         return no_memory(err);
       if (fresh == 0)
         continue;
     }
-    const pd_counter_def *def = &obj->counters[m->pos];
-    if (m->rate.kind != PD_FAST_NONE) {
-      uint64_t n1 = pd_counter_raw(op->newer, in, def), n0 = 0;
-      bool paired = old_inst != NULL && m->old_pos != UINT32_MAX;
-      if (paired)
-        n0 = pd_counter_raw(op->older, old_inst, &old->counters[m->old_pos]);
-      r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
-      r->raw_value = n1;
-      r->raw_base = 0;
-    } else {
-      compute_one(op, m, in, old_inst, r);
-    }
-    r->path_id = path_id;
-    r->object = object_name;
-    r->instance = full;
-    r->counter = m->name;
-    r->path = NULL;
-    r->object_index = obj->name_index;
-    r->counter_index = def->name_index;
-    r->counter_type = def->type;
-    r->time_100ns = t100;
-    r->has_pid = has_pid;
-    r->pid = pid;
-    r->has_tid = has_tid;
-    r->tid = tid;
-    r->id_base = id_base;
-    if (sel->want_paths && (r->path = result_path(op, m, full)) == NULL)
+    put_value(op, m, v, r);
+    if (op->sel->want_paths && (r->path = result_path(op, m, v->full)) == NULL)
       return no_memory(err);
-    r++;
-    sel->result_count++;
+    *out = ++r;
   }
   return PD_OK;
+}
+
+/* What instance i's results share: its older sample, names and ids. */
+static pd_status view_of(object_pass *op, uint32_t i, instance_view *v,
+                         pd_error *err) {
+  const pd_instance *in = &op->obj->instances[i];
+  v->i = i;
+  v->in = in;
+  v->full = op->names ? op->names->full[i] : NULL;
+  v->pid = op->pid_def ? pd_counter_raw(op->newer, in, op->pid_def) : 0;
+  v->tid = op->tid_def ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
+  v->id_base = NULL;
+  pd_status s = older_instance(op, i, &v->old, err);
+  if (s == PD_OK && op->want_base)
+    s = pd_identity_base(&op->sel->identity, op->newer, op->obj,
+                         op->po->obj_pos, i, &v->id_base, err);
+  return s;
 }
 
 /* The instances to look at: all, or for an exact name the one it names
@@ -330,6 +336,31 @@ static pd_status instance_range(object_pass *op, bool exact, uint32_t *first,
     *end = at < 0 ? 0 : *first + 1;
   }
   return PD_OK;
+}
+
+/* Each counter's definitions and template, its formula prepared. */
+static void prepare_counters(object_pass *op) {
+  const pd_object *obj = op->obj;
+  for (uint32_t k = 0; k < op->po->n; k++) {
+    matched_counter *m = &op->mc[k];
+    m->def = &obj->counters[m->pos];
+    m->old_def = op->old != NULL && m->old_pos != UINT32_MAX
+                     ? &op->old->counters[m->old_pos]
+                     : NULL;
+    pd_rate_prepare(m->def->type, op->old ? &op->before : NULL, &op->now,
+                    &op->sel->options, &m->rate);
+    pd_result *t = &m->tmpl;
+    memset(t, 0, sizeof *t);
+    t->path_id = op->po->path_id;
+    t->object = op->object_name;
+    t->counter = m->name;
+    t->object_index = obj->name_index;
+    t->counter_index = m->def->name_index;
+    t->counter_type = m->def->type;
+    t->time_100ns = op->t100;
+    t->has_pid = op->pid_def != NULL;
+    t->has_tid = op->tid_def != NULL;
+  }
 }
 
 /* What op reads for every instance, looked up once. */
@@ -362,11 +393,18 @@ static pd_status start_pass(object_pass *op, pd_selection *sel,
   pd_sample_clocks(newer, op->obj, &op->now);
   if (op->old != NULL)
     pd_sample_clocks(older, op->old, &op->before);
-  for (uint32_t k = 0; k < po->n; k++)
-    pd_rate_prepare(op->obj->counters[op->mc[k].pos].type,
-                    op->old ? &op->before : NULL, &op->now, &sel->options,
-                    &op->mc[k].rate);
+  prepare_counters(op);
   return PD_OK;
+}
+
+/* Whether instance i is one the pass reports: 1 yes, 0 no, -1 out of
+ * memory. */
+static int wanted(const object_pass *op, bool exact, uint32_t i) {
+  if (op->every)
+    return 1;
+  if (!exact && !instance_matches(op, i))
+    return 0;
+  return filter_keeps(op, i);
 }
 
 static pd_status evaluate_object(pd_selection *sel, const path_object *po,
@@ -387,24 +425,20 @@ static pd_status evaluate_object(pd_selection *sel, const path_object *po,
       !reserve_results(sel, (size_t)(end - first) * po->n))
     return no_memory(err);
   for (uint32_t i = first; s == PD_OK && i < end; i++) {
-    if (!op.every) {
-      if (!exact && !instance_matches(&op, i))
-        continue;
-      int keep = filter_keeps(&op, i);
-      if (keep <= 0) {
-        if (keep < 0)
-          return no_memory(err);
-        continue;
-      }
+    int keep = wanted(&op, exact, i);
+    if (keep <= 0) {
+      if (keep < 0)
+        return no_memory(err);
+      continue;
     }
-    const pd_instance *old_inst = NULL;
-    const char *id_base = NULL;
-    s = older_instance(&op, i, &old_inst, err);
-    if (s == PD_OK && op.want_base)
-      s = pd_identity_base(&sel->identity, newer, op.obj, po->obj_pos, i,
-                           &id_base, err);
-    if (s == PD_OK)
-      s = emit(&op, i, old_inst, id_base, err);
+    instance_view v;
+    if ((s = view_of(&op, i, &v, err)) != PD_OK)
+      break;
+    if (!op.every && !reserve_results(sel, po->n))
+      return no_memory(err);
+    pd_result *r = sel->results + sel->result_count;
+    s = emit(&op, &v, &r, err);
+    sel->result_count = (size_t)(r - sel->results);
   }
   return s;
 }

@@ -20,6 +20,10 @@ typedef struct matched_counter {
   pd_type_props props;
   bool shared;       /* another path matches it in this object: deduplicate */
   pd_rate_plan rate; /* its formula for this pair of samples */
+  /* Set per pass (evaluate.c): its definitions in both samples (old_def
+   * NULL: none), and what every result of it repeats. */
+  const pd_counter_def *def, *old_def;
+  pd_result tmpl;
 } matched_counter;
 
 /* One (path, object) pair of an evaluation: its counters are
