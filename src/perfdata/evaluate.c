@@ -7,9 +7,10 @@
  * matches cannot be reported twice, so only the others go through the
  * seen set. Then per instance its full name, pairing and ids come from
  * per-object arrays built once per evaluation (shared by every path), and
- * per value there remain the raw readings, the formula and the result.
+ * per value there remain the raw readings, the formula and the result
+ * (emit.c; a "(*)" path without a filter has a loop of its own there).
  */
-#include "selection.h"
+#include "pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,27 +126,6 @@ static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
 
 /* ------------------------------------------------------ one object */
 
-/* What one (path, object) pair reads per instance, looked up once. */
-typedef struct object_pass {
-  pd_selection *sel;
-  const path_object *po;
-  compiled_path *cp;
-  pd_snapshot *older, *newer;
-  const pd_object *obj, *old;
-  const pd_object_names *names; /* NULL: a single-instance object */
-  matched_counter *mc;
-  int32_t *pair; /* the object's pairing, NULL until first needed */
-  pd_pair_by pair_by;
-  int32_t id_pos[PD_ID_KINDS];
-  const pd_counter_def *pid_def, *tid_def; /* ID Process, ID Thread, or NULL */
-  bool every;     /* every instance and no filter: nothing to match */
-  bool want_base; /* id_base looked up per instance */
-  const char *object_name;
-  size_t object_len;
-  int64_t t100;
-  pd_sample now, before;
-} object_pass;
-
 /* A wildcard matches every duplicate of the names it matches: the pattern
  * "svc*" followed by "/0" takes "svchost/0", "SVCHOST/0#1" and
  * "svchost/0#2" (format.md 4.2). Without a wildcard the full name must match,
@@ -203,103 +183,6 @@ static pd_status older_instance(object_pass *op, uint32_t i,
     return s;
   if (op->pair[i] >= 0 && (uint32_t)op->pair[i] < old->instance_count)
     *old_inst = &old->instances[op->pair[i]];
-  return PD_OK;
-}
-
-/* The canonical path of a result (pd_selection_set_paths). */
-static const char *result_path(object_pass *op, const matched_counter *m,
-                               const char *full) {
-  return pd_text_path(&op->sel->text, (sized){op->object_name, op->object_len},
-                      (sized){full, full ? strlen(full) : 0},
-                      (sized){m->name, m->name_len});
-}
-
-static bool reserve_results(pd_selection *sel, size_t n) {
-  if (sel->result_cap - sel->result_count >= n)
-    return true;
-  size_t cap = sel->result_cap ? sel->result_cap : 64;
-  while (cap - sel->result_count < n)
-    cap *= 2;
-  pd_result *r = realloc(sel->results, cap * sizeof *r);
-  if (r == NULL)
-    return false;
-  sel->results = r;
-  sel->result_cap = cap;
-  return true;
-}
-
-/* What the results of one instance share. */
-typedef struct instance_view {
-  uint32_t i;
-  const pd_instance *in, *old; /* old: its older sample, NULL: none */
-  const char *full, *id_base;
-  uint64_t pid, tid;
-} instance_view;
-
-/* The general formula of one value (pd_compute_props), for the types
- * without a prepared plan. */
-static void compute_one(object_pass *op, const matched_counter *m,
-                        const instance_view *v, pd_result *r) {
-  pd_sample_read(op->newer, op->obj, v->in, m->pos, m->props.needs_base,
-                 &op->now);
-  const pd_sample *prev = NULL;
-  if (v->old != NULL && m->old_def != NULL) {
-    pd_sample_read(op->older, op->old, v->old, m->old_pos, m->props.needs_base,
-                   &op->before);
-    prev = &op->before;
-  }
-  r->status = pd_compute_props(m->def->type, m->props, prev, &op->now,
-                               &op->sel->options, &r->value);
-  r->raw_value = op->now.value;
-  r->raw_base = op->now.base;
-}
-
-/* Counter m of v's instance into r: the counter's template, then what
- * differs per value. */
-static inline void put_value(object_pass *op, const matched_counter *m,
-                             const instance_view *v, pd_result *r) {
-  *r = m->tmpl;
-  r->instance = v->full;
-  r->pid = v->pid;
-  r->tid = v->tid;
-  r->id_base = v->id_base;
-  if (m->rate.kind == PD_FAST_NONE) {
-    compute_one(op, m, v, r);
-    return;
-  }
-  uint64_t n1 = pd_counter_raw(op->newer, v->in, m->def), n0 = 0;
-  bool paired = v->old != NULL && m->old_def != NULL;
-  if (paired)
-    n0 = pd_counter_raw(op->older, v->old, m->old_def);
-  r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
-  r->raw_value = n1;
-}
-
-/* Every counter of the pass for v's instance from *out on (room made):
- * one result each, but a shared counter only when no earlier path
- * reported it. *out ends past the last. */
-static pd_status emit(object_pass *op, const instance_view *v, pd_result **out,
-                      pd_error *err) {
-  const matched_counter *mc = op->mc;
-  const uint32_t n = op->po->n;
-  pd_result *r = *out;
-  op->cp->matches += n; /* matched, whether reported here or earlier */
-  for (uint32_t k = 0; k < n; k++) {
-    const matched_counter *m = &mc[k];
-    if (m->shared) {
-      uint64_t key =
-          (uint64_t)op->po->obj_pos << 52 | (uint64_t)v->i << 20 | m->pos;
-      int fresh = pd_seen_insert(&op->sel->seen, key);
-      if (fresh < 0)
-        return no_memory(err);
-      if (fresh == 0)
-        continue;
-    }
-    put_value(op, m, v, r);
-    if (op->sel->want_paths && (r->path = result_path(op, m, v->full)) == NULL)
-      return no_memory(err);
-    *out = ++r;
-  }
   return PD_OK;
 }
 
@@ -400,8 +283,6 @@ static pd_status start_pass(object_pass *op, pd_selection *sel,
 /* Whether instance i is one the pass reports: 1 yes, 0 no, -1 out of
  * memory. */
 static int wanted(const object_pass *op, bool exact, uint32_t i) {
-  if (op->every)
-    return 1;
   if (!exact && !instance_matches(op, i))
     return 0;
   return filter_keeps(op, i);
@@ -420,10 +301,8 @@ static pd_status evaluate_object(pd_selection *sel, const path_object *po,
   uint32_t first = 0, end = 0;
   if (s == PD_OK)
     s = instance_range(&op, exact, &first, &end, err);
-  /* Every instance: the results' room at once. */
-  if (s == PD_OK && op.every &&
-      !reserve_results(sel, (size_t)(end - first) * po->n))
-    return no_memory(err);
+  if (s == PD_OK && op.every)
+    return pd_every_instance(&op, first, end, err);
   for (uint32_t i = first; s == PD_OK && i < end; i++) {
     int keep = wanted(&op, exact, i);
     if (keep <= 0) {
@@ -434,10 +313,11 @@ static pd_status evaluate_object(pd_selection *sel, const path_object *po,
     instance_view v;
     if ((s = view_of(&op, i, &v, err)) != PD_OK)
       break;
-    if (!op.every && !reserve_results(sel, po->n))
+    if (!pd_reserve_results(sel, po->n))
       return no_memory(err);
+    op.cp->matches += po->n; /* whether reported here or earlier */
     pd_result *r = sel->results + sel->result_count;
-    s = emit(&op, &v, &r, err);
+    s = pd_emit(&op, &v, &r, err);
     sel->result_count = (size_t)(r - sel->results);
   }
   return s;
