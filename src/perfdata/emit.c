@@ -331,16 +331,10 @@ pd_status pd_every_instance(object_pass *op, uint32_t first, uint32_t end,
   pd_status s = PD_OK;
   int32_t *pair = NULL;
   if (op->old != NULL &&
-      (s = pd_identity_pairs(&sel->identity, op->pair_by, op->older, op->old,
-                             op->newer, op->obj, op->po->obj_pos, &pair,
-                             err)) != PD_OK)
+      (s = pd_identity_pairs_resolved(
+           &sel->identity, op->pair_by, op->older, op->old, op->newer, op->obj,
+           op->po->obj_pos, op->names, &pair, err)) != PD_OK)
     return s;
-  /* Pairs by name first: the loops below only read the pairing. */
-  for (uint32_t i = first; pair != NULL && i < end; i++)
-    if (pair[i] == PD_PAIR_BY_NAME &&
-        (s = pd_identity_by_name(op->older, op->old, op->names, i, &pair[i],
-                                 err)) != PD_OK)
-      return s;
   op->cp->matches += (size_t)(end - first) * n; /* reported or not */
   pd_result *r = sel->results + sel->result_count;
   if (plain_counters(op)) {

@@ -54,6 +54,7 @@ struct pd_snapshot {
   wire_bytes bytes;
   pd_header header;
   uint32_t generation; /* bumped by every decode: invalidates name caches */
+  uint64_t decode_id;  /* every decode's own, unique in the process */
 
   pd_object *objects;
   uint32_t object_count, object_cap;
