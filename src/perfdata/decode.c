@@ -33,6 +33,7 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->base);
     free(n->hash);
     free(n->own_hash);
+    free(n->own_len);
     free(n->own_has_hash);
     free(n->next);
     free(n->dup);

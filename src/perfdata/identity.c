@@ -356,8 +356,12 @@ pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
   if (pd_instances_same_names(older, old, newer, obj) &&
       (distinct = pd_instance_names_distinct(newer, obj)) < 0)
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-  for (uint32_t k = 0; k < obj->instance_count; k++)
-    pair[k] = distinct == 1 && k <= INT32_MAX ? (int32_t)k : PD_PAIR_BY_NAME;
+  uint32_t k = 0;
+  if (distinct == 1) /* positions up to INT32_MAX pair with themselves */
+    for (; k < obj->instance_count && k <= INT32_MAX; k++)
+      pair[k] = (int32_t)k;
+  for (; k < obj->instance_count; k++)
+    pair[k] = PD_PAIR_BY_NAME;
   return PD_OK;
 }
 
@@ -411,9 +415,9 @@ static bool older_names(pd_snapshot *older, const pd_object *old,
 }
 
 /* pd_identity_by_name with older's names (on) looked up. */
-static void by_name(pd_snapshot *older, const pd_object *old,
-                    const pd_object_names *on, const pd_object_names *names,
-                    uint32_t i, int32_t *pair) {
+static inline __attribute__((always_inline)) void
+by_name(pd_snapshot *older, const pd_object *old, const pd_object_names *on,
+        const pd_object_names *names, uint32_t i, int32_t *pair) {
   const char *full = names->full[i];
   /* The same name at the same position, the usual case: with older's full
    * names distinct it is the only one of that name. */
