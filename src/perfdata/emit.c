@@ -86,6 +86,8 @@ pd_status pd_emit(object_pass *op, const instance_view *v, pd_result **out,
   pd_result *r = *out;
   for (uint32_t k = 0; k < n; k++) {
     const matched_counter *m = &mc[k];
+    if (m->skip)
+      continue;
     if (m->shared) {
       uint64_t key =
           (uint64_t)op->po->obj_pos << 52 | (uint64_t)v->i << 20 | m->pos;
@@ -288,7 +290,8 @@ static bool plain_counters(const object_pass *op) {
   if (op->sel->want_paths || op->want_base)
     return false;
   for (uint32_t k = 0; k < op->po->n; k++)
-    if (op->mc[k].shared || op->mc[k].rate.kind == PD_FAST_NONE)
+    if (op->mc[k].shared || op->mc[k].skip ||
+        op->mc[k].rate.kind == PD_FAST_NONE)
       return false;
   return true;
 }

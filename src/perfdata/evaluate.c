@@ -89,6 +89,32 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
   return PD_OK;
 }
 
+/* claims[] beyond the count of paths (0, 1, 2: two or more). */
+enum { CLAIM_COUNT = 3, CLAIM_SEEN = 4, CLAIM_COVERED = 8 };
+
+/* Which counters of the plan need deduplicating, in plan order: a counter
+ * two paths match goes through the seen set, except that a pass over
+ * every instance (a "(*)" path without a filter) reports all of them, so
+ * after one nothing is left to report, and before one, when it is the
+ * first to match, nothing to look up. */
+static void share(pd_selection *sel, const pd_snapshot *newer) {
+  for (size_t q = 0; q < sel->plan_count; q++) {
+    const path_object *po = &sel->plan[q];
+    const compiled_path *cp = &sel->paths[po->path_id];
+    bool every = cp->all_instances && cp->filter == NULL &&
+                 pd_snapshot_object(newer, po->obj_pos)->num_instances != -1;
+    uint8_t *claims = sel->claims + newer->object_first_counter[po->obj_pos];
+    for (uint32_t k = 0; k < po->n; k++) {
+      matched_counter *m = &sel->counters[po->first + k];
+      uint8_t *c = &claims[m->pos];
+      m->skip = (*c & CLAIM_COVERED) != 0;
+      m->shared =
+          (*c & CLAIM_COUNT) > 1 && !m->skip && !(every && !(*c & CLAIM_SEEN));
+      *c |= CLAIM_SEEN | (every ? CLAIM_COVERED : 0);
+    }
+  }
+}
+
 /* Every path's (path, object) pairs in path order, then which counters
  * two paths share. */
 static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
@@ -112,15 +138,7 @@ static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
         break; /* the first object with that index, as find_object does */
       }
   }
-  for (size_t q = 0; q < sel->plan_count; q++) {
-    const path_object *po = &sel->plan[q];
-    const uint8_t *claims =
-        sel->claims + newer->object_first_counter[po->obj_pos];
-    for (uint32_t k = 0; k < po->n; k++) {
-      matched_counter *m = &sel->counters[po->first + k];
-      m->shared = claims[m->pos] > 1;
-    }
-  }
+  share(sel, newer);
   return PD_OK;
 }
 

@@ -19,6 +19,7 @@ typedef struct matched_counter {
   size_t name_len;
   pd_type_props props;
   bool shared;       /* another path matches it in this object: deduplicate */
+  bool skip;         /* an earlier path reported it for every instance */
   pd_rate_plan rate; /* its formula for this pair of samples */
   /* Set per pass (evaluate.c): its definitions in both samples (old_def
    * NULL: none), and what every result of it repeats. */
