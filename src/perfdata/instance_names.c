@@ -18,7 +18,12 @@
 /* FNV-1a over folded code points, from h on (FNV_START for a whole
  * string: pd_hash_folded), also telling whether s has a '#'. Continuing a
  * prefix's hash over the rest gives the whole string's. */
-static uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
+static inline uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
+  /* ASCII as pd_next_folded folds it, inline: names are mostly ASCII. */
+  for (unsigned char c; (c = (unsigned char)*s) != '\0' && c < 0x80; s++) {
+    *has_hash |= c == '#';
+    h = (h ^ (c >= 'A' && c <= 'Z' ? c + 32u : c)) * 16777619u;
+  }
   while (*s != '\0') {
     *has_hash |= *s == '#';
     uint32_t cp = pd_next_folded(&s);
