@@ -210,9 +210,14 @@ typedef struct plain_value {
   pd_value_status status;
 } plain_value;
 
+/* fixed: r holds the template already (but for its time). */
 static inline __attribute__((always_inline)) void
-put_plain(pd_result *r, const pd_result *tmpl, const plain_value *v) {
-  *r = *tmpl;
+put_plain(pd_result *r, const pd_result *tmpl, const plain_value *v,
+          bool fixed) {
+  if (fixed)
+    r->time_100ns = tmpl->time_100ns;
+  else
+    *r = *tmpl;
   r->instance = v->instance;
   r->pid = v->pid;
   r->tid = v->tid;
@@ -227,7 +232,7 @@ put_plain(pd_result *r, const pd_result *tmpl, const plain_value *v) {
 static inline __attribute__((always_inline)) void
 quick_instances(const object_pass *op, const quick_pass *qp,
                 const int32_t *pair, uint32_t first, uint32_t end, pd_result *r,
-                uint8_t kind) {
+                bool fixed, uint8_t kind) {
   const pd_instance *const ins = op->obj->instances;
   const pd_instance *const olds = op->old->instances;
   const uint32_t old_count = op->old->instance_count, n = op->po->n;
@@ -247,14 +252,16 @@ quick_instances(const object_pass *op, const quick_pass *qp,
       double value;
       pd_value_status st =
           quick_rate(&m->rate, kind, old != NULL, n0, n1, &value);
-      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st});
+      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st},
+                fixed);
     }
   }
 }
 
 /* The same with pd_counter_raw's loads, for readings without quick ones. */
 static void plain_instances(const object_pass *op, const int32_t *pair,
-                            uint32_t first, uint32_t end, pd_result *r) {
+                            uint32_t first, uint32_t end, pd_result *r,
+                            bool fixed) {
   const pd_instance *const ins = op->obj->instances;
   const pd_instance *const olds = op->old ? op->old->instances : NULL;
   const uint32_t old_count = op->old ? op->old->instance_count : 0;
@@ -279,7 +286,8 @@ static void plain_instances(const object_pass *op, const int32_t *pair,
       double value;
       pd_value_status st =
           pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &value);
-      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st});
+      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st},
+                fixed);
     }
   }
 }
@@ -296,29 +304,45 @@ static bool plain_counters(const object_pass *op) {
   return true;
 }
 
+/* Whether the results from `at` on hold the pass's templates already:
+ * the last evaluation's results there (left as they were: the caller
+ * only reads them) came from this plan entry, as many of them, written
+ * plainly from the same templates but for the time. */
+static bool in_place(const object_pass *op, size_t at, size_t values) {
+  const path_object *po = op->po;
+  if (op->done_epoch == 0 || op->done_epoch + 1 != op->sel->epoch ||
+      po->done_at != at || po->done_values != values ||
+      po->done_first != po->first)
+    return false;
+  for (uint32_t k = 0; k < po->n; k++)
+    if (!op->mc[k].same_tmpl)
+      return false;
+  return true;
+}
+
 /* Instances [first, end) of a plain pass, pairs resolved, room made. */
 static void plain_pass(const object_pass *op, const int32_t *pair,
-                       uint32_t first, uint32_t end, pd_result *r) {
+                       uint32_t first, uint32_t end, pd_result *r, bool fixed) {
   quick_pass qp;
   if (pair == NULL || !quick_loads(op, &qp)) {
-    plain_instances(op, pair, first, end, r);
+    plain_instances(op, pair, first, end, r, fixed);
     return;
   }
   switch (op->po->n == 1 ? op->mc[0].rate.kind : PD_FAST_NONE) {
   case PD_FAST_RAW:
-    quick_instances(op, &qp, pair, first, end, r, PD_FAST_RAW);
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_RAW);
     break;
   case PD_FAST_PER_SECOND:
-    quick_instances(op, &qp, pair, first, end, r, PD_FAST_PER_SECOND);
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_PER_SECOND);
     break;
   case PD_FAST_TIMER:
-    quick_instances(op, &qp, pair, first, end, r, PD_FAST_TIMER);
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_TIMER);
     break;
   case PD_FAST_TIMER_INV:
-    quick_instances(op, &qp, pair, first, end, r, PD_FAST_TIMER_INV);
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_TIMER_INV);
     break;
   default:
-    quick_instances(op, &qp, pair, first, end, r, PD_FAST_NONE);
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_NONE);
     break;
   }
 }
@@ -341,8 +365,14 @@ pd_status pd_every_instance(object_pass *op, uint32_t first, uint32_t end,
   op->cp->matches += (size_t)(end - first) * n; /* reported or not */
   pd_result *r = sel->results + sel->result_count;
   if (plain_counters(op)) {
-    plain_pass(op, pair, first, end, r);
-    sel->result_count += (size_t)(end - first) * n;
+    path_object *po = op->po;
+    size_t at = sel->result_count, values = (size_t)(end - first) * n;
+    plain_pass(op, pair, first, end, r, in_place(op, at, values));
+    sel->result_count += values;
+    po->done_epoch = sel->epoch;
+    po->done_at = at;
+    po->done_values = values;
+    po->done_first = po->first;
     return PD_OK;
   }
   const pd_instance *const olds = op->old ? op->old->instances : NULL;

@@ -66,6 +66,10 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
                sel->counter_count + obj->counter_count, sizeof *sel->counters))
     return no_memory(err);
   path_object *po = &sel->plan[sel->plan_count++];
+  if (sel->plan_count > sel->plan_init) { /* never used: nothing known */
+    po->done_epoch = 0;
+    sel->plan_init = sel->plan_count;
+  }
   po->path_id = path_id;
   po->obj_pos = obj_pos;
   po->first = sel->counter_count;
@@ -76,6 +80,10 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
     if (!pd_type_is_displayable(def->type) || !counter_matches(sel, cp, def))
       continue;
     matched_counter *m = &sel->counters[sel->counter_count++];
+    if (sel->counter_count > sel->counters_init) { /* no template yet */
+      memset(&m->tmpl, 0, sizeof m->tmpl);
+      sel->counters_init = sel->counter_count;
+    }
     po->n++;
     m->pos = c;
     m->props = pd_type_props_of(def->type);
@@ -250,7 +258,7 @@ static void prepare_counters(object_pass *op) {
                      : NULL;
     pd_rate_prepare(m->def->type, op->old ? &op->before : NULL, &op->now,
                     &op->sel->options, &m->rate);
-    pd_result *t = &m->tmpl;
+    pd_result tmpl, *t = &tmpl;
     memset(t, 0, sizeof *t);
     t->path_id = op->po->path_id;
     t->object = op->object_name;
@@ -261,16 +269,24 @@ static void prepare_counters(object_pass *op) {
     t->time_100ns = op->t100;
     t->has_pid = op->pid_def != NULL;
     t->has_tid = op->tid_def != NULL;
+    /* The slot's last template, its time set to this one's. */
+    pd_result was;
+    memcpy(&was, &m->tmpl, sizeof was);
+    was.time_100ns = t->time_100ns;
+    m->same_tmpl = memcmp(&was, t, sizeof was) == 0;
+    memcpy(&m->tmpl, t, sizeof *t);
   }
 }
 
 /* What op reads for every instance, looked up once. */
-static pd_status start_pass(object_pass *op, pd_selection *sel,
-                            const path_object *po, pd_snapshot *older,
-                            pd_snapshot *newer, pd_error *err) {
+static pd_status start_pass(object_pass *op, pd_selection *sel, path_object *po,
+                            pd_snapshot *older, pd_snapshot *newer,
+                            pd_error *err) {
   memset(op, 0, sizeof *op);
   op->sel = sel;
   op->po = po;
+  op->done_epoch = po->done_epoch;
+  po->done_epoch = 0; /* until the pass has written its results */
   op->cp = &sel->paths[po->path_id];
   op->older = older;
   op->newer = newer;
@@ -306,11 +322,13 @@ static int wanted(const object_pass *op, bool exact, uint32_t i) {
   return filter_keeps(op, i);
 }
 
-static pd_status evaluate_object(pd_selection *sel, const path_object *po,
+static pd_status evaluate_object(pd_selection *sel, path_object *po,
                                  pd_snapshot *older, pd_snapshot *newer,
                                  pd_error *err) {
-  if (po->n == 0)
+  if (po->n == 0) {
+    po->done_epoch = 0;
     return PD_OK;
+  }
   object_pass op;
   pd_status s = start_pass(&op, sel, po, older, newer, err);
   bool exact = op.cp->instance_pattern != NULL &&
@@ -346,6 +364,7 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
                                 size_t *count, pd_error *err) {
   if (sel == NULL || newer == NULL)
     return pd_error_set(err, PD_E_ARGUMENT, 0, "no selection or sample");
+  sel->epoch++;
   sel->result_count = 0;
   pd_text_reset(&sel->text);
   pd_seen_begin(&sel->seen);

@@ -10,7 +10,8 @@
 /* What one (path, object) pair reads per instance, looked up once. */
 typedef struct object_pass {
   pd_selection *sel;
-  const path_object *po;
+  path_object *po;
+  uint64_t done_epoch; /* po's, before this evaluation cleared it */
   compiled_path *cp;
   pd_snapshot *older, *newer;
   const pd_object *obj, *old;
