@@ -9,6 +9,7 @@
  */
 #include "snapshot.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->base);
     free(n->hash);
     free(n->own_hash);
+    free(n->own_len);
     free(n->own_has_hash);
     free(n->next);
     free(n->dup);
@@ -520,6 +522,9 @@ pd_status pd_decode(pd_snapshot *snap, const uint8_t *data, size_t len,
   memset(&snap->header, 0, sizeof snap->header);
   snap->header.system_name = "";
   snap->generation++;
+  static atomic_uint_fast64_t decodes;
+  snap->decode_id =
+      atomic_fetch_add_explicit(&decodes, 1, memory_order_relaxed) + 1;
   snap->object_count = 0;
   snap->counter_count = 0;
   snap->instance_count = 0;

@@ -7,9 +7,10 @@
  * matches cannot be reported twice, so only the others go through the
  * seen set. Then per instance its full name, pairing and ids come from
  * per-object arrays built once per evaluation (shared by every path), and
- * per value there remain the raw readings, the formula and the result.
+ * per value there remain the raw readings, the formula and the result
+ * (emit.c; a "(*)" path without a filter has a loop of its own there).
  */
-#include "selection.h"
+#include "pass.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,10 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
                sel->counter_count + obj->counter_count, sizeof *sel->counters))
     return no_memory(err);
   path_object *po = &sel->plan[sel->plan_count++];
+  if (sel->plan_count > sel->plan_init) { /* never used: nothing known */
+    po->done_epoch = 0;
+    sel->plan_init = sel->plan_count;
+  }
   po->path_id = path_id;
   po->obj_pos = obj_pos;
   po->first = sel->counter_count;
@@ -75,6 +80,10 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
     if (!pd_type_is_displayable(def->type) || !counter_matches(sel, cp, def))
       continue;
     matched_counter *m = &sel->counters[sel->counter_count++];
+    if (sel->counter_count > sel->counters_init) { /* no template yet */
+      memset(&m->tmpl, 0, sizeof m->tmpl);
+      sel->counters_init = sel->counter_count;
+    }
     po->n++;
     m->pos = c;
     m->props = pd_type_props_of(def->type);
@@ -86,6 +95,32 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
     claims[c] += claims[c] < 2;
   }
   return PD_OK;
+}
+
+/* claims[] beyond the count of paths (0, 1, 2: two or more). */
+enum { CLAIM_COUNT = 3, CLAIM_SEEN = 4, CLAIM_COVERED = 8 };
+
+/* Which counters of the plan need deduplicating, in plan order: a counter
+ * two paths match goes through the seen set, except that a pass over
+ * every instance (a "(*)" path without a filter) reports all of them, so
+ * after one nothing is left to report, and before one, when it is the
+ * first to match, nothing to look up. */
+static void share(pd_selection *sel, const pd_snapshot *newer) {
+  for (size_t q = 0; q < sel->plan_count; q++) {
+    const path_object *po = &sel->plan[q];
+    const compiled_path *cp = &sel->paths[po->path_id];
+    bool every = cp->all_instances && cp->filter == NULL &&
+                 pd_snapshot_object(newer, po->obj_pos)->num_instances != -1;
+    uint8_t *claims = sel->claims + newer->object_first_counter[po->obj_pos];
+    for (uint32_t k = 0; k < po->n; k++) {
+      matched_counter *m = &sel->counters[po->first + k];
+      uint8_t *c = &claims[m->pos];
+      m->skip = (*c & CLAIM_COVERED) != 0;
+      m->shared =
+          (*c & CLAIM_COUNT) > 1 && !m->skip && !(every && !(*c & CLAIM_SEEN));
+      *c |= CLAIM_SEEN | (every ? CLAIM_COVERED : 0);
+    }
+  }
 }
 
 /* Every path's (path, object) pairs in path order, then which counters
@@ -111,40 +146,11 @@ static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
         break; /* the first object with that index, as find_object does */
       }
   }
-  for (size_t q = 0; q < sel->plan_count; q++) {
-    const path_object *po = &sel->plan[q];
-    const uint8_t *claims =
-        sel->claims + newer->object_first_counter[po->obj_pos];
-    for (uint32_t k = 0; k < po->n; k++) {
-      matched_counter *m = &sel->counters[po->first + k];
-      m->shared = claims[m->pos] > 1;
-    }
-  }
+  share(sel, newer);
   return PD_OK;
 }
 
 /* ------------------------------------------------------ one object */
-
-/* What one (path, object) pair reads per instance, looked up once. */
-typedef struct object_pass {
-  pd_selection *sel;
-  const path_object *po;
-  compiled_path *cp;
-  pd_snapshot *older, *newer;
-  const pd_object *obj, *old;
-  const pd_object_names *names; /* NULL: a single-instance object */
-  matched_counter *mc;
-  int32_t *pair; /* the object's pairing, NULL until first needed */
-  pd_pair_by pair_by;
-  int32_t id_pos[PD_ID_KINDS];
-  const pd_counter_def *pid_def, *tid_def; /* ID Process, ID Thread, or NULL */
-  bool every;     /* every instance and no filter: nothing to match */
-  bool want_base; /* id_base looked up per instance */
-  const char *object_name;
-  size_t object_len;
-  int64_t t100;
-  pd_sample now, before;
-} object_pass;
 
 /* A wildcard matches every duplicate of the names it matches: the pattern
  * "svc*" followed by "/0" takes "svchost/0", "SVCHOST/0#1" and
@@ -206,112 +212,21 @@ static pd_status older_instance(object_pass *op, uint32_t i,
   return PD_OK;
 }
 
-/* The canonical path of a result (pd_selection_set_paths). */
-static const char *result_path(object_pass *op, const matched_counter *m,
-                               const char *full) {
-  return pd_text_path(&op->sel->text, (sized){op->object_name, op->object_len},
-                      (sized){full, full ? strlen(full) : 0},
-                      (sized){m->name, m->name_len});
-}
-
-static bool reserve_results(pd_selection *sel, size_t n) {
-  if (sel->result_cap - sel->result_count >= n)
-    return true;
-  size_t cap = sel->result_cap ? sel->result_cap : 64;
-  while (cap - sel->result_count < n)
-    cap *= 2;
-  pd_result *r = realloc(sel->results, cap * sizeof *r);
-  if (r == NULL)
-    return false;
-  sel->results = r;
-  sel->result_cap = cap;
-  return true;
-}
-
-/* The general formula of one value (pd_compute_props), for the types
- * without a prepared plan. */
-static void compute_one(object_pass *op, const matched_counter *m,
-                        const pd_instance *in, const pd_instance *old_inst,
-                        pd_result *r) {
-  const pd_counter_def *def = &op->obj->counters[m->pos];
-  pd_sample_read(op->newer, op->obj, in, m->pos, m->props.needs_base, &op->now);
-  const pd_sample *prev = NULL;
-  if (old_inst != NULL && m->old_pos != UINT32_MAX) {
-    pd_sample_read(op->older, op->old, old_inst, m->old_pos,
-                   m->props.needs_base, &op->before);
-    prev = &op->before;
-  }
-  r->status = pd_compute_props(def->type, m->props, prev, &op->now,
-                               &op->sel->options, &r->value);
-  r->raw_value = op->now.value;
-  r->raw_base = op->now.base;
-}
-
-/* Every counter of the pass for instance i: one result each, but a shared
- * counter only when no earlier path reported it. What the results repeat
- * is read into locals first: stores through r could alias op's fields. */
-static pd_status emit(object_pass *op, uint32_t i, const pd_instance *old_inst,
-                      const char *id_base, pd_error *err) {
-  pd_selection *sel = op->sel;
-  const uint32_t n = op->po->n;
-  if (sel->result_cap - sel->result_count < n && !reserve_results(sel, n))
-    return no_memory(err);
-  const pd_object *obj = op->obj, *old = op->old;
-  const pd_instance *in = &obj->instances[i];
-  const matched_counter *mc = op->mc;
-  const size_t path_id = op->po->path_id;
-  const char *const object_name = op->object_name;
-  const int64_t t100 = op->t100;
-  const char *full = op->names ? op->names->full[i] : NULL;
-  const bool has_pid = op->pid_def != NULL, has_tid = op->tid_def != NULL;
-  const uint64_t pid = has_pid ? pd_counter_raw(op->newer, in, op->pid_def) : 0,
-                 tid = has_tid ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
-
-  op->cp->matches += n; /* matched, whether reported here or earlier */
-  pd_result *r = sel->results + sel->result_count;
-  for (uint32_t k = 0; k < n; k++) {
-    const matched_counter *m = &mc[k];
-    if (m->shared) {
-      uint64_t key =
-          (uint64_t)op->po->obj_pos << 52 | (uint64_t)i << 20 | m->pos;
-      int fresh = pd_seen_insert(&sel->seen, key);
-      if (fresh < 0)
-        return no_memory(err);
-      if (fresh == 0)
-        continue;
-    }
-    const pd_counter_def *def = &obj->counters[m->pos];
-    if (m->rate.kind != PD_FAST_NONE) {
-      uint64_t n1 = pd_counter_raw(op->newer, in, def), n0 = 0;
-      bool paired = old_inst != NULL && m->old_pos != UINT32_MAX;
-      if (paired)
-        n0 = pd_counter_raw(op->older, old_inst, &old->counters[m->old_pos]);
-      r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
-      r->raw_value = n1;
-      r->raw_base = 0;
-    } else {
-      compute_one(op, m, in, old_inst, r);
-    }
-    r->path_id = path_id;
-    r->object = object_name;
-    r->instance = full;
-    r->counter = m->name;
-    r->path = NULL;
-    r->object_index = obj->name_index;
-    r->counter_index = def->name_index;
-    r->counter_type = def->type;
-    r->time_100ns = t100;
-    r->has_pid = has_pid;
-    r->pid = pid;
-    r->has_tid = has_tid;
-    r->tid = tid;
-    r->id_base = id_base;
-    if (sel->want_paths && (r->path = result_path(op, m, full)) == NULL)
-      return no_memory(err);
-    r++;
-    sel->result_count++;
-  }
-  return PD_OK;
+/* What instance i's results share: its older sample, names and ids. */
+static pd_status view_of(object_pass *op, uint32_t i, instance_view *v,
+                         pd_error *err) {
+  const pd_instance *in = &op->obj->instances[i];
+  v->i = i;
+  v->in = in;
+  v->full = op->names ? op->names->full[i] : NULL;
+  v->pid = op->pid_def ? pd_counter_raw(op->newer, in, op->pid_def) : 0;
+  v->tid = op->tid_def ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
+  v->id_base = NULL;
+  pd_status s = older_instance(op, i, &v->old, err);
+  if (s == PD_OK && op->want_base)
+    s = pd_identity_base(&op->sel->identity, op->newer, op->obj,
+                         op->po->obj_pos, i, &v->id_base, err);
+  return s;
 }
 
 /* The instances to look at: all, or for an exact name the one it names
@@ -332,13 +247,46 @@ static pd_status instance_range(object_pass *op, bool exact, uint32_t *first,
   return PD_OK;
 }
 
+/* Each counter's definitions and template, its formula prepared. */
+static void prepare_counters(object_pass *op) {
+  const pd_object *obj = op->obj;
+  for (uint32_t k = 0; k < op->po->n; k++) {
+    matched_counter *m = &op->mc[k];
+    m->def = &obj->counters[m->pos];
+    m->old_def = op->old != NULL && m->old_pos != UINT32_MAX
+                     ? &op->old->counters[m->old_pos]
+                     : NULL;
+    pd_rate_prepare(m->def->type, op->old ? &op->before : NULL, &op->now,
+                    &op->sel->options, &m->rate);
+    pd_result tmpl, *t = &tmpl;
+    memset(t, 0, sizeof *t);
+    t->path_id = op->po->path_id;
+    t->object = op->object_name;
+    t->counter = m->name;
+    t->object_index = obj->name_index;
+    t->counter_index = m->def->name_index;
+    t->counter_type = m->def->type;
+    t->time_100ns = op->t100;
+    t->has_pid = op->pid_def != NULL;
+    t->has_tid = op->tid_def != NULL;
+    /* The slot's last template, its time set to this one's. */
+    pd_result was;
+    memcpy(&was, &m->tmpl, sizeof was);
+    was.time_100ns = t->time_100ns;
+    m->same_tmpl = memcmp(&was, t, sizeof was) == 0;
+    memcpy(&m->tmpl, t, sizeof *t);
+  }
+}
+
 /* What op reads for every instance, looked up once. */
-static pd_status start_pass(object_pass *op, pd_selection *sel,
-                            const path_object *po, pd_snapshot *older,
-                            pd_snapshot *newer, pd_error *err) {
+static pd_status start_pass(object_pass *op, pd_selection *sel, path_object *po,
+                            pd_snapshot *older, pd_snapshot *newer,
+                            pd_error *err) {
   memset(op, 0, sizeof *op);
   op->sel = sel;
   op->po = po;
+  op->done_epoch = po->done_epoch;
+  po->done_epoch = 0; /* until the pass has written its results */
   op->cp = &sel->paths[po->path_id];
   op->older = older;
   op->newer = newer;
@@ -362,18 +310,25 @@ static pd_status start_pass(object_pass *op, pd_selection *sel,
   pd_sample_clocks(newer, op->obj, &op->now);
   if (op->old != NULL)
     pd_sample_clocks(older, op->old, &op->before);
-  for (uint32_t k = 0; k < po->n; k++)
-    pd_rate_prepare(op->obj->counters[op->mc[k].pos].type,
-                    op->old ? &op->before : NULL, &op->now, &sel->options,
-                    &op->mc[k].rate);
+  prepare_counters(op);
   return PD_OK;
 }
 
-static pd_status evaluate_object(pd_selection *sel, const path_object *po,
+/* Whether instance i is one the pass reports: 1 yes, 0 no, -1 out of
+ * memory. */
+static int wanted(const object_pass *op, bool exact, uint32_t i) {
+  if (!exact && !instance_matches(op, i))
+    return 0;
+  return filter_keeps(op, i);
+}
+
+static pd_status evaluate_object(pd_selection *sel, path_object *po,
                                  pd_snapshot *older, pd_snapshot *newer,
                                  pd_error *err) {
-  if (po->n == 0)
+  if (po->n == 0) {
+    po->done_epoch = 0;
     return PD_OK;
+  }
   object_pass op;
   pd_status s = start_pass(&op, sel, po, older, newer, err);
   bool exact = op.cp->instance_pattern != NULL &&
@@ -382,29 +337,24 @@ static pd_status evaluate_object(pd_selection *sel, const path_object *po,
   uint32_t first = 0, end = 0;
   if (s == PD_OK)
     s = instance_range(&op, exact, &first, &end, err);
-  /* Every instance: the results' room at once. */
-  if (s == PD_OK && op.every &&
-      !reserve_results(sel, (size_t)(end - first) * po->n))
-    return no_memory(err);
+  if (s == PD_OK && op.every)
+    return pd_every_instance(&op, first, end, err);
   for (uint32_t i = first; s == PD_OK && i < end; i++) {
-    if (!op.every) {
-      if (!exact && !instance_matches(&op, i))
-        continue;
-      int keep = filter_keeps(&op, i);
-      if (keep <= 0) {
-        if (keep < 0)
-          return no_memory(err);
-        continue;
-      }
+    int keep = wanted(&op, exact, i);
+    if (keep <= 0) {
+      if (keep < 0)
+        return no_memory(err);
+      continue;
     }
-    const pd_instance *old_inst = NULL;
-    const char *id_base = NULL;
-    s = older_instance(&op, i, &old_inst, err);
-    if (s == PD_OK && op.want_base)
-      s = pd_identity_base(&sel->identity, newer, op.obj, po->obj_pos, i,
-                           &id_base, err);
-    if (s == PD_OK)
-      s = emit(&op, i, old_inst, id_base, err);
+    instance_view v;
+    if ((s = view_of(&op, i, &v, err)) != PD_OK)
+      break;
+    if (!pd_reserve_results(sel, po->n))
+      return no_memory(err);
+    op.cp->matches += po->n; /* whether reported here or earlier */
+    pd_result *r = sel->results + sel->result_count;
+    s = pd_emit(&op, &v, &r, err);
+    sel->result_count = (size_t)(r - sel->results);
   }
   return s;
 }
@@ -414,6 +364,7 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
                                 size_t *count, pd_error *err) {
   if (sel == NULL || newer == NULL)
     return pd_error_set(err, PD_E_ARGUMENT, 0, "no selection or sample");
+  sel->epoch++;
   sel->result_count = 0;
   pd_text_reset(&sel->text);
   pd_seen_begin(&sel->seen);

@@ -21,6 +21,9 @@ static void table_free(pd_id_table *t) {
 }
 
 void pd_identity_free(pd_identity *id) {
+  free(id->resolved);
+  for (int k = 0; k < PD_PAIR_MEMOS; k++)
+    free(id->memo[k].pair);
   free(id->pos);
   free(id->pair[0]);
   free(id->pair[1]);
@@ -53,6 +56,15 @@ bool pd_identity_begin(pd_identity *id, uint32_t objects, uint32_t instances) {
   }
   if (need > 0) /* every position POS_UNKNOWN (-1) */
     memset(id->pos, 0xFF, need * sizeof *id->pos);
+  if (need > id->resolved_cap) {
+    uint8_t *r = realloc(id->resolved, need);
+    if (r == NULL)
+      return false;
+    id->resolved = r;
+    id->resolved_cap = need;
+  }
+  if (need > 0)
+    memset(id->resolved, 0, need);
   return true;
 }
 
@@ -208,6 +220,65 @@ static int32_t pair_one(pd_identity *id, pd_snapshot *older,
   return pd_name_casecmp(now, then) == 0 ? j : PD_PAIR_NONE;
 }
 
+/* Whether the instances of old and obj, position by position, carry the
+ * same ids (pos_old, pos_new: where). */
+static bool same_ids(const pd_object *old, const int32_t pos_old[PD_ID_KINDS],
+                     const pd_object *obj, const int32_t pos_new[PD_ID_KINDS]) {
+  if (old->instance_count != obj->instance_count)
+    return false;
+  const pd_counter_def *po = &old->counters[pos_old[PD_ID_PROCESS]],
+                       *pn = &obj->counters[pos_new[PD_ID_PROCESS]];
+  const pd_counter_def *to = pos_old[PD_ID_THREAD] >= 0
+                                 ? &old->counters[pos_old[PD_ID_THREAD]]
+                                 : NULL,
+                       *tn = pos_new[PD_ID_THREAD] >= 0
+                                 ? &obj->counters[pos_new[PD_ID_THREAD]]
+                                 : NULL;
+  for (uint32_t i = 0; i < obj->instance_count; i++) {
+    const pd_instance *a = &old->instances[i], *b = &obj->instances[i];
+    if (pd_counter_raw(NULL, a, po) != pd_counter_raw(NULL, b, pn) ||
+        (to != NULL &&
+         pd_counter_raw(NULL, a, to) != pd_counter_raw(NULL, b, tn)))
+      return false;
+  }
+  return true;
+}
+
+/* The memo of objects with obj's index (the last one kept, or the one to
+ * replace). */
+static pd_pair_memo *memo_of(pd_identity *id, const pd_object *obj) {
+  for (int k = 0; k < PD_PAIR_MEMOS; k++)
+    if (id->memo[k].decode_id != 0 &&
+        id->memo[k].object_index == obj->name_index)
+      return &id->memo[k];
+  pd_pair_memo *m = &id->memo[id->memo_next++ % PD_PAIR_MEMOS];
+  m->decode_id = 0;
+  return m;
+}
+
+/* Keep obj's pairing (newer's) for the next evaluation; false when out of
+ * memory. */
+static bool memo_keep(pd_pair_memo *m, const pd_snapshot *newer,
+                      const pd_object *obj, uint32_t obj_pos,
+                      const int32_t *pair, bool stable) {
+  m->decode_id = 0;
+  if (obj->instance_count > m->cap) {
+    int32_t *p = realloc(m->pair, (size_t)obj->instance_count * sizeof *p);
+    if (p == NULL)
+      return false;
+    m->pair = p;
+    m->cap = obj->instance_count;
+  }
+  if (obj->instance_count > 0)
+    memcpy(m->pair, pair, (size_t)obj->instance_count * sizeof *pair);
+  m->object_index = obj->name_index;
+  m->count = obj->instance_count;
+  m->obj_pos = obj_pos;
+  m->stable = stable;
+  m->decode_id = newer->decode_id;
+  return true;
+}
+
 pd_status pd_identity_pair(pd_identity *id, pd_pair_by pair_by,
                            pd_snapshot *older, const pd_object *old,
                            pd_snapshot *newer, const pd_object *obj,
@@ -230,13 +301,27 @@ pd_status pd_identity_pair(pd_identity *id, pd_pair_by pair_by,
        pd_instance_base_name(older, old, 0) == NULL) ||
       (obj->instance_count > 0 && pd_instance_base_name(newer, obj, 0) == NULL))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  bool same = pd_instances_same_names(older, old, newer, obj);
+  bool stable = same && same_ids(old, pos_old, obj, pos_new);
+  pd_pair_memo *m = memo_of(id, obj);
+  *paired = true;
+  /* Named and numbered as in the last evaluation, then as now: the same
+   * pairing (pair_one reads nothing else). */
+  if (stable && m->decode_id == older->decode_id && m->stable &&
+      m->count == obj->instance_count &&
+      pd_snapshot_object(older, m->obj_pos) == old) {
+    if (obj->instance_count > 0)
+      memcpy(pair, m->pair, (size_t)obj->instance_count * sizeof *pair);
+    m->decode_id = newer->decode_id;
+    return PD_OK;
+  }
   if (!fill_table(&id->older, older, old, pos_old) ||
       !fill_table(&id->newer, newer, obj, pos_new))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-  bool same = pd_instances_same_names(older, old, newer, obj);
   for (uint32_t i = 0; i < obj->instance_count; i++)
     pair[i] = pair_one(id, older, old, newer, obj, i, pos_new, same);
-  *paired = true;
+  if (!memo_keep(m, newer, obj, obj_pos, pair, stable))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   return PD_OK;
 }
 
@@ -271,8 +356,12 @@ pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
   if (pd_instances_same_names(older, old, newer, obj) &&
       (distinct = pd_instance_names_distinct(newer, obj)) < 0)
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-  for (uint32_t k = 0; k < obj->instance_count; k++)
-    pair[k] = distinct == 1 && k <= INT32_MAX ? (int32_t)k : PD_PAIR_BY_NAME;
+  uint32_t k = 0;
+  if (distinct == 1) /* positions up to INT32_MAX pair with themselves */
+    for (; k < obj->instance_count && k <= INT32_MAX; k++)
+      pair[k] = (int32_t)k;
+  for (; k < obj->instance_count; k++)
+    pair[k] = PD_PAIR_BY_NAME;
   return PD_OK;
 }
 
@@ -317,13 +406,18 @@ pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
   return s;
 }
 
-pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
-                              const pd_object_names *names, uint32_t i,
-                              int32_t *pair, pd_error *err) {
-  const pd_object_names *on =
-      old->instance_count > 0 ? pd_object_full_names(older, old) : NULL;
-  if (old->instance_count > 0 && on == NULL)
-    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+/* older's full names for pairing by name: NULL for an object without
+ * instances; false when out of memory. */
+static bool older_names(pd_snapshot *older, const pd_object *old,
+                        const pd_object_names **on) {
+  *on = old->instance_count > 0 ? pd_object_full_names(older, old) : NULL;
+  return old->instance_count == 0 || *on != NULL;
+}
+
+/* pd_identity_by_name with older's names (on) looked up. */
+static inline __attribute__((always_inline)) void
+by_name(pd_snapshot *older, const pd_object *old, const pd_object_names *on,
+        const pd_object_names *names, uint32_t i, int32_t *pair) {
   const char *full = names->full[i];
   /* The same name at the same position, the usual case: with older's full
    * names distinct it is the only one of that name. */
@@ -332,12 +426,44 @@ pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
       (strcmp(on->full[i], full) == 0 ||
        pd_name_casecmp(on->full[i], full) == 0)) {
     *pair = (int32_t)i;
-    return PD_OK;
+    return;
   }
   int64_t at = on == NULL
                    ? -1
                    : pd_find_instance_hashed(older, old, full, names->hash[i]);
   *pair = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
+}
+
+pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
+                              const pd_object_names *names, uint32_t i,
+                              int32_t *pair, pd_error *err) {
+  const pd_object_names *on;
+  if (!older_names(older, old, &on))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  by_name(older, old, on, names, i, pair);
+  return PD_OK;
+}
+
+pd_status pd_identity_pairs_resolved(pd_identity *id, pd_pair_by pair_by,
+                                     pd_snapshot *older, const pd_object *old,
+                                     pd_snapshot *newer, const pd_object *obj,
+                                     uint32_t obj_pos,
+                                     const pd_object_names *names,
+                                     int32_t **pair, pd_error *err) {
+  pd_status s = pd_identity_pairs(id, pair_by, older, old, newer, obj, obj_pos,
+                                  pair, err);
+  uint8_t *done =
+      &id->resolved[(size_t)obj_pos * 2 + (pair_by == PD_PAIR_BY_ID ? 0 : 1)];
+  if (s != PD_OK || *done)
+    return s;
+  const pd_object_names *on;
+  if (!older_names(older, old, &on))
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+  int32_t *p = *pair;
+  for (uint32_t i = 0; i < obj->instance_count; i++)
+    if (p[i] == PD_PAIR_BY_NAME)
+      by_name(older, old, on, names, i, &p[i]);
+  *done = 1;
   return PD_OK;
 }
 

@@ -40,6 +40,21 @@ typedef struct pd_id_table {
   uint32_t cap; /* power of two */
 } pd_id_table;
 
+/* One object's pairing by id, kept for the next evaluation: when the
+ * sample it was computed for (as the newer one) is the older one now, and
+ * both samples named their instances alike and gave them the same ids, as
+ * did the two samples then, the pairing is the same again. */
+typedef struct pd_pair_memo {
+  uint64_t decode_id; /* the newer sample's decode; 0: none kept */
+  uint32_t object_index, count;
+  uint32_t obj_pos; /* the object's position in that sample */
+  bool stable;      /* the two samples had the same names and ids */
+  int32_t *pair;
+  size_t cap;
+} pd_pair_memo;
+
+enum { PD_PAIR_MEMOS = 4 };
+
 typedef struct pd_identity {
   pd_pair_by pair_by; /* the selection's; a path may have its own */
   /* Counter name indices carrying each id (names table, else standard). */
@@ -60,7 +75,13 @@ typedef struct pd_identity {
   int8_t *keyed;
   size_t keyed_cap;
   bool keyed_ready;
-  uint32_t instances; /* the newer sample's instance count */
+  /* Per object of the newer sample and pd_pair_by: every PD_PAIR_BY_NAME
+   * of its pairing resolved in this evaluation (1) or not yet (0). */
+  uint8_t *resolved;
+  size_t resolved_cap;
+  pd_pair_memo memo[PD_PAIR_MEMOS]; /* by object index */
+  unsigned memo_next;               /* the one replaced next */
+  uint32_t instances;               /* the newer sample's instance count */
 } pd_identity;
 
 void pd_identity_free(pd_identity *id);
@@ -97,6 +118,16 @@ pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
 pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
                               const pd_object_names *names, uint32_t i,
                               int32_t *pair, pd_error *err);
+
+/* pd_identity_pairs, then every PD_PAIR_BY_NAME of the object resolved
+ * (pd_identity_by_name; names: newer's object's), once per evaluation: the
+ * pairing then only read, for a pass over every instance. */
+pd_status pd_identity_pairs_resolved(pd_identity *id, pd_pair_by pair_by,
+                                     pd_snapshot *older, const pd_object *old,
+                                     pd_snapshot *newer, const pd_object *obj,
+                                     uint32_t obj_pos,
+                                     const pd_object_names *names,
+                                     int32_t **pair, pd_error *err);
 
 /* The name instance i of obj (position obj_pos in newer) goes by when it
  * is known by its id (InstanceNames "pid"), into *base: its own name, or

@@ -18,7 +18,12 @@
 /* FNV-1a over folded code points, from h on (FNV_START for a whole
  * string: pd_hash_folded), also telling whether s has a '#'. Continuing a
  * prefix's hash over the rest gives the whole string's. */
-static uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
+static inline uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
+  /* ASCII as pd_next_folded folds it, inline: names are mostly ASCII. */
+  for (unsigned char c; (c = (unsigned char)*s) != '\0' && c < 0x80; s++) {
+    *has_hash |= c == '#';
+    h = (h ^ (c >= 'A' && c <= 'Z' ? c + 32u : c)) * 16777619u;
+  }
   while (*s != '\0') {
     *has_hash |= *s == '#';
     uint32_t cp = pd_next_folded(&s);
@@ -27,6 +32,11 @@ static uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
       h = (h ^ (cp >> 8)) * 16777619u;
   }
   return h;
+}
+
+/* Case-insensitively equal; the same bytes, the usual case, first. */
+static inline bool same_name(const char *a, const char *b) {
+  return strcmp(a, b) == 0 || pd_name_casecmp(a, b) == 0;
 }
 
 uint32_t pd_hash_folded(const char *s) {
@@ -75,7 +85,8 @@ static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
       return NULL;
     n->own_has_hash = d;
     if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
-        !grow_u32(&n->dup, count) || !grow_u32(&n->own_hash, count))
+        !grow_u32(&n->dup, count) || !grow_u32(&n->own_hash, count) ||
+        !grow_u32(&n->own_len, count))
       return NULL;
     n->cap = count;
   }
@@ -152,34 +163,52 @@ static inline bool bytes_equal(const uint8_t *a, const uint8_t *b, size_t len) {
   return true;
 }
 
-/* The signature of obj's instance naming: per instance its NameLength,
- * unique id, parent references and raw name bytes. Compared (compare true)
- * or stored (false) in n->sig. Returns false when unequal or no memory. */
-static bool signature(pd_object_names *n, const pd_snapshot *snap,
-                      const pd_object *obj, bool compare) {
+/* The signature of obj's instance naming: per instance a head (its
+ * NameLength, unique id and parent references, two 64-bit words) and its
+ * raw name bytes. */
+static inline void sig_head(const pd_instance *in, uint64_t head[2]) {
+  head[0] = (uint64_t)in->name_bytes | (uint64_t)(uint32_t)in->unique_id << 32;
+  head[1] = (uint64_t)in->parent_object | (uint64_t)in->parent_instance << 32;
+}
+
+/* Whether n->sig is obj's signature. */
+static bool signature_same(const pd_object_names *n, const pd_snapshot *snap,
+                           const pd_object *obj) {
+  const uint8_t *sig = n->sig, *data = snap->bytes.data;
+  size_t left = n->sig_len;
+  for (uint32_t i = 0; i < obj->instance_count; i++) {
+    const pd_instance *in = &obj->instances[i];
+    uint64_t head[2], was[2];
+    sig_head(in, head);
+    size_t need = sizeof head + in->name_bytes;
+    if (left < need)
+      return false;
+    memcpy(was, sig, sizeof was);
+    if (((was[0] ^ head[0]) | (was[1] ^ head[1])) != 0 ||
+        !bytes_equal(sig + sizeof head, data + in->name_offset, in->name_bytes))
+      return false;
+    sig += need;
+    left -= need;
+  }
+  return left == 0;
+}
+
+/* obj's signature into n->sig; false when out of memory. */
+static bool signature_store(pd_object_names *n, const pd_snapshot *snap,
+                            const pd_object *obj) {
   size_t at = 0;
   for (uint32_t i = 0; i < obj->instance_count; i++) {
     const pd_instance *in = &obj->instances[i];
-    uint32_t head[4] = {in->name_bytes, (uint32_t)in->unique_id,
-                        in->parent_object, in->parent_instance};
+    uint64_t head[2];
+    sig_head(in, head);
     size_t need = sizeof head + in->name_bytes;
-    if (compare) {
-      if (n->sig_len - at < need ||
-          !bytes_equal(n->sig + at, (const uint8_t *)head, sizeof head) ||
-          !bytes_equal(n->sig + at + sizeof head,
-                       snap->bytes.data + in->name_offset, in->name_bytes))
-        return false;
-    } else {
-      if (!pd_grow((void **)&n->sig, &n->sig_cap, at + need, 1))
-        return false;
-      memcpy(n->sig + at, head, sizeof head);
-      memcpy(n->sig + at + sizeof head, snap->bytes.data + in->name_offset,
-             in->name_bytes);
-    }
+    if (!pd_grow((void **)&n->sig, &n->sig_cap, at + need, 1))
+      return false;
+    memcpy(n->sig + at, head, sizeof head);
+    memcpy(n->sig + at + sizeof head, snap->bytes.data + in->name_offset,
+           in->name_bytes);
     at += need;
   }
-  if (compare)
-    return at == n->sig_len;
   n->sig_len = at;
   return true;
 }
@@ -191,7 +220,7 @@ static bool same_as_built(pd_object_names *n, const pd_snapshot *snap,
          n->count == obj->instance_count && n->code_page == obj->code_page &&
          n->num_instances == obj->num_instances &&
          n->big_endian == snap->bytes.big_endian &&
-         signature(n, snap, obj, true);
+         signature_same(n, snap, obj);
 }
 
 static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
@@ -208,10 +237,11 @@ static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
       if (n->name[i] == NULL)
         return NULL;
       bool has_hash = false;
+      n->own_len[i] = (uint32_t)strlen(n->name[i]);
       n->own_hash[i] = hash_from(FNV_START, n->name[i], &has_hash);
       n->own_has_hash[i] = has_hash;
     }
-    if (!signature(n, snap, obj, false))
+    if (!signature_store(n, snap, obj))
       return NULL;
     n->object_index = obj->name_index;
     n->count = obj->instance_count;
@@ -273,7 +303,7 @@ static const char *base_name(pd_snapshot *snap, pd_object_names *n,
   *has_hash |= pc->names->own_has_hash[in->parent_instance];
   *h = hash_from((pc->names->own_hash[in->parent_instance] ^ '/') * 16777619u,
                  own, has_hash);
-  size_t a = strlen(pname), b = strlen(own);
+  size_t a = pc->names->own_len[in->parent_instance], b = n->own_len[i];
   char *s = pd_text_alloc(&n->full_text, a + 1 + b + 1);
   if (s == NULL)
     return NULL;
@@ -325,8 +355,7 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
     if (base == NULL)
       return NULL;
     uint32_t j = n->bucket[h & mask];
-    while (j != CHAIN_END &&
-           (n->hash[j] != h || pd_name_casecmp(n->full[j], base) != 0))
+    while (j != CHAIN_END && (n->hash[j] != h || !same_name(n->full[j], base)))
       j = n->next[j];
     n->hash[i] = h;
     n->dup[i] = 0;
@@ -460,7 +489,7 @@ int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
    * in blob order comes first. */
   for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;
        j = n->next[j])
-    if (n->hash[j] == h && pd_name_casecmp(n->full[j], full_name) == 0)
+    if (n->hash[j] == h && same_name(n->full[j], full_name))
       return j;
   return -1;
 }

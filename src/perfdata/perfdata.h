@@ -479,7 +479,9 @@ const char *pd_selection_query(pd_selection *sel, size_t *unresolved);
  * samples by process id or full name (pd_selection_set_pairing). A counter
  * matched by two paths appears once (first path). The results and their strings
  * stay valid until the next evaluation or the next decode into `newer`,
- * whichever comes first (instance names point into the newer snapshot). */
+ * whichever comes first (instance names point into the newer snapshot).
+ * They are the caller's to read only: the next evaluation reuses the array
+ * and leaves fields it finds as it would write them in place. */
 pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
                                 pd_snapshot *newer, const pd_result **results,
                                 size_t *count, pd_error *err);

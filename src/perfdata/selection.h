@@ -19,7 +19,13 @@ typedef struct matched_counter {
   size_t name_len;
   pd_type_props props;
   bool shared;       /* another path matches it in this object: deduplicate */
+  bool skip;         /* an earlier path reported it for every instance */
   pd_rate_plan rate; /* its formula for this pair of samples */
+  /* Set per pass (evaluate.c): its definitions in both samples (old_def
+   * NULL: none), and what every result of it repeats. */
+  const pd_counter_def *def, *old_def;
+  pd_result tmpl;
+  bool same_tmpl; /* tmpl as in the last evaluation, but for its time */
 } matched_counter;
 
 /* One (path, object) pair of an evaluation: its counters are
@@ -29,6 +35,12 @@ typedef struct path_object {
   uint32_t obj_pos; /* in the newer sample */
   size_t first;
   uint32_t n;
+  /* What this plan entry wrote in evaluation done_epoch (0: nothing
+   * known), when every result of it was its counter's template and the
+   * values (emit.c): done_values results from done_at, its counters then
+   * counters[done_first, done_first + n). Kept across evaluations. */
+  uint64_t done_epoch;
+  size_t done_at, done_values, done_first;
 } path_object;
 
 typedef struct compiled_path {
@@ -67,9 +79,10 @@ struct pd_selection {
    * matches, and per counter definition of the newer sample how many
    * paths match it (0, 1, 2 meaning two or more). */
   path_object *plan;
-  size_t plan_count, plan_cap;
+  size_t plan_count, plan_cap, plan_init; /* plan_init: entries ever set */
   matched_counter *counters;
-  size_t counter_count, counters_cap;
+  size_t counter_count, counters_cap, counters_init;
+  uint64_t epoch; /* evaluations begun */
   uint8_t *claims;
   size_t claims_cap;
 

@@ -38,6 +38,7 @@ typedef struct pd_object_names {
   pd_text_arena full_text;
   uint32_t cap;          /* capacity of the arrays below (instances) */
   const char **name;     /* own name, UTF-8 */
+  uint32_t *own_len;     /* strlen of name[i] */
   uint32_t *own_hash;    /* pd_hash_folded of name[i] */
   uint8_t *own_has_hash; /* name[i] has a '#' */
   const char **full;     /* PDH full name: parent/name#n */
@@ -54,6 +55,7 @@ struct pd_snapshot {
   wire_bytes bytes;
   pd_header header;
   uint32_t generation; /* bumped by every decode: invalidates name caches */
+  uint64_t decode_id;  /* every decode's own, unique in the process */
 
   pd_object *objects;
   uint32_t object_count, object_cap;

@@ -9,13 +9,8 @@
 
 enum { PD_TEXT_CHUNK = 64 * 1024 };
 
-char *pd_text_alloc(pd_text_arena *arena, size_t n) {
-  pd_text_chunk *c = arena->head;
-  if (c != NULL && c->cap - c->used >= n) {
-    char *p = c->data + c->used;
-    c->used += n;
-    return p;
-  }
+char *pd_text_alloc_chunk(pd_text_arena *arena, size_t n) {
+  pd_text_chunk *c;
   /* Take a spare chunk that fits, else allocate one. */
   pd_text_chunk **link = &arena->spare;
   while (*link != NULL && (*link)->cap < n)

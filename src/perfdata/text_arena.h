@@ -20,8 +20,20 @@ typedef struct pd_text_arena {
   pd_text_chunk *spare; /* emptied chunks ready for reuse */
 } pd_text_arena;
 
-/* Room for n bytes; NULL on allocation failure. */
-char *pd_text_alloc(pd_text_arena *arena, size_t n);
+/* Room for n bytes in a new chunk (a spare one that fits, else
+ * allocated); NULL on allocation failure. */
+char *pd_text_alloc_chunk(pd_text_arena *arena, size_t n);
+/* Room for n bytes; NULL on allocation failure. Inline: names are
+ * allocated one by one. */
+static inline char *pd_text_alloc(pd_text_arena *arena, size_t n) {
+  pd_text_chunk *c = arena->head;
+  if (c != NULL && c->cap - c->used >= n) {
+    char *p = c->data + c->used;
+    c->used += n;
+    return p;
+  }
+  return pd_text_alloc_chunk(arena, n);
+}
 /* Copy of s (len bytes) plus a NUL. */
 char *pd_text_dup(pd_text_arena *arena, const char *s, size_t len);
 /* Give back the unused tail of the most recent allocation p (allocated with

@@ -1,0 +1,395 @@
+/* collectd-winperf: the results of one pass of an evaluation.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Each result starts as its counter's template (filled once per pass:
+ * path, names, indices, type, time), and per value there remain the raw
+ * readings, the formula and what differs per instance (name, ids). A
+ * "(*)" pass without a filter reads the object's pairing directly and,
+ * when every counter is a plain value, runs a loop made for it: each
+ * reading one 8-byte load and a mask where the blob allows, and for one
+ * counter the formula's kind fixed for the whole loop.
+ */
+#include "pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static pd_status no_memory(pd_error *err) {
+  return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+}
+
+/* The canonical path of a result (pd_selection_set_paths). */
+static const char *result_path(object_pass *op, const matched_counter *m,
+                               const char *full) {
+  return pd_text_path(&op->sel->text, (sized){op->object_name, op->object_len},
+                      (sized){full, full ? strlen(full) : 0},
+                      (sized){m->name, m->name_len});
+}
+
+bool pd_reserve_results(pd_selection *sel, size_t n) {
+  if (sel->result_cap - sel->result_count >= n)
+    return true;
+  size_t cap = sel->result_cap ? sel->result_cap : 64;
+  while (cap - sel->result_count < n)
+    cap *= 2;
+  pd_result *r = realloc(sel->results, cap * sizeof *r);
+  if (r == NULL)
+    return false;
+  sel->results = r;
+  sel->result_cap = cap;
+  return true;
+}
+
+/* The general formula of one value (pd_compute_props), for the types
+ * without a prepared plan. */
+static void compute_one(object_pass *op, const matched_counter *m,
+                        const instance_view *v, pd_result *r) {
+  pd_sample_read(op->newer, op->obj, v->in, m->pos, m->props.needs_base,
+                 &op->now);
+  const pd_sample *prev = NULL;
+  if (v->old != NULL && m->old_def != NULL) {
+    pd_sample_read(op->older, op->old, v->old, m->old_pos, m->props.needs_base,
+                   &op->before);
+    prev = &op->before;
+  }
+  r->status = pd_compute_props(m->def->type, m->props, prev, &op->now,
+                               &op->sel->options, &r->value);
+  r->raw_value = op->now.value;
+  r->raw_base = op->now.base;
+}
+
+/* Counter m of v's instance into r: the counter's template, then what
+ * differs per value. */
+static inline void put_value(object_pass *op, const matched_counter *m,
+                             const instance_view *v, pd_result *r) {
+  *r = m->tmpl;
+  r->instance = v->full;
+  r->pid = v->pid;
+  r->tid = v->tid;
+  r->id_base = v->id_base;
+  if (m->rate.kind == PD_FAST_NONE) {
+    compute_one(op, m, v, r);
+    return;
+  }
+  uint64_t n1 = pd_counter_raw(op->newer, v->in, m->def), n0 = 0;
+  bool paired = v->old != NULL && m->old_def != NULL;
+  if (paired)
+    n0 = pd_counter_raw(op->older, v->old, m->old_def);
+  r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
+  r->raw_value = n1;
+}
+
+pd_status pd_emit(object_pass *op, const instance_view *v, pd_result **out,
+                  pd_error *err) {
+  const matched_counter *mc = op->mc;
+  const uint32_t n = op->po->n;
+  pd_result *r = *out;
+  for (uint32_t k = 0; k < n; k++) {
+    const matched_counter *m = &mc[k];
+    if (m->skip)
+      continue;
+    if (m->shared) {
+      uint64_t key =
+          (uint64_t)op->po->obj_pos << 52 | (uint64_t)v->i << 20 | m->pos;
+      int fresh = pd_seen_insert(&op->sel->seen, key);
+      if (fresh < 0)
+        return no_memory(err);
+      if (fresh == 0)
+        continue;
+    }
+    put_value(op, m, v, r);
+    if (op->sel->want_paths && (r->path = result_path(op, m, v->full)) == NULL)
+      return no_memory(err);
+    *out = ++r;
+  }
+  return PD_OK;
+}
+
+/* ------------------------------------------- every instance, plainly */
+
+/* A counter read in every instance of an object as one little-endian
+ * 8-byte load at `offset` of the counter block, masked to its size. */
+typedef struct quick_load {
+  uint32_t offset;
+  uint64_t mask;
+} quick_load;
+
+/* def's quick load in obj of snap, false when it has none: big-endian or
+ * another size, or 8 bytes at its offset would run past the blob in the
+ * last instance's block (the blocks follow each other: it is the last in
+ * the blob). No def: a load masked to 0, the id an object lacks. */
+static bool quick_load_of(const pd_snapshot *snap, const pd_object *obj,
+                          const pd_counter_def *def, quick_load *q) {
+  if (obj->instance_count == 0)
+    return false;
+  const pd_instance *last = &obj->instances[obj->instance_count - 1];
+  size_t room = (size_t)(snap->bytes.data + snap->bytes.len - last->block);
+  q->offset = def ? def->offset : 0;
+  q->mask = def == NULL                 ? 0
+            : def->load == PD_LOAD_LE32 ? UINT32_MAX
+                                        : UINT64_MAX;
+  return (def == NULL || def->load == PD_LOAD_LE32 ||
+          def->load == PD_LOAD_LE64) &&
+         room >= 8 && q->offset <= room - 8;
+}
+
+static inline uint64_t quick_read(const pd_instance *in, quick_load q) {
+  return wire_le64(in->block + q.offset) & q.mask;
+}
+
+/* pd_rate_compute for a kind known to the caller (PD_FAST_NONE: read
+ * from the plan), in the same order of checks; only the inverse timer can
+ * come out negative. */
+static inline __attribute__((always_inline)) pd_value_status
+quick_rate(const pd_rate_plan *p, uint8_t kind, bool paired, uint64_t n0,
+           uint64_t n1, double *value) {
+  if (kind == PD_FAST_NONE)
+    return pd_rate_compute(p, paired ? &n0 : NULL, n1, value);
+  double v;
+  *value = 0;
+  if (kind == PD_FAST_RAW) {
+    v = (double)n1;
+  } else {
+    if (!paired)
+      return PD_VALUE_FIRST_SAMPLE;
+    if (p->clocks != PD_VALUE_OK)
+      return p->clocks;
+    if (n1 < n0)
+      return PD_VALUE_NEGATIVE;
+    double dn = (double)(n1 - n0);
+    if (kind != PD_FAST_DELTA && p->time != PD_VALUE_OK)
+      return p->time;
+    if (kind == PD_FAST_PER_SECOND)
+      v = dn / p->dd_per_f;
+    else if (kind == PD_FAST_QUEUE)
+      v = dn / p->dd;
+    else if (kind == PD_FAST_TIMER)
+      v = 100.0 * dn / p->dd;
+    else if (kind == PD_FAST_TIMER_INV)
+      v = 100.0 * (1.0 - dn / p->dd);
+    else
+      v = dn;
+  }
+  if (kind == PD_FAST_TIMER_INV && v < 0)
+    v = 0; /* format.md 3.1: clamp */
+  if (p->cap100 && v > 100)
+    v = 100;
+  *value = v;
+  return PD_VALUE_OK;
+}
+
+/* The loads of a plain pass: per counter its newer and older readings. */
+typedef struct quick_pass {
+  quick_load pid, tid;
+  quick_load now[4], then[4];
+} quick_pass;
+
+enum { QUICK_MAX = 4 }; /* counters of a pass the quick loop takes */
+
+/* Whether the pass's every reading has a quick load (both samples). */
+static bool quick_loads(const object_pass *op, quick_pass *qp) {
+  if (op->po->n > QUICK_MAX || op->old == NULL ||
+      !quick_load_of(op->newer, op->obj, op->pid_def, &qp->pid) ||
+      !quick_load_of(op->newer, op->obj, op->tid_def, &qp->tid))
+    return false;
+  for (uint32_t k = 0; k < op->po->n; k++) {
+    const matched_counter *m = &op->mc[k];
+    if (m->old_def == NULL ||
+        !quick_load_of(op->newer, op->obj, m->def, &qp->now[k]) ||
+        !quick_load_of(op->older, op->old, m->old_def, &qp->then[k]))
+      return false;
+  }
+  return true;
+}
+
+/* What a plain value writes over its counter's template. */
+typedef struct plain_value {
+  const char *instance;
+  uint64_t pid, tid, raw;
+  double value;
+  pd_value_status status;
+} plain_value;
+
+/* fixed: r holds the template already (but for its time). */
+static inline __attribute__((always_inline)) void
+put_plain(pd_result *r, const pd_result *tmpl, const plain_value *v,
+          bool fixed) {
+  if (fixed)
+    r->time_100ns = tmpl->time_100ns;
+  else
+    *r = *tmpl;
+  r->instance = v->instance;
+  r->pid = v->pid;
+  r->tid = v->tid;
+  r->raw_value = v->raw;
+  r->value = v->value;
+  r->status = v->status;
+}
+
+/* Instances [first, end) of a plain pass whose readings all have quick
+ * loads, from r on; kind: every counter's, or PD_FAST_NONE for mixed.
+ * Inlined per kind, so the formula's branches go. */
+static inline __attribute__((always_inline)) void
+quick_instances(const object_pass *op, const quick_pass *qp,
+                const int32_t *pair, uint32_t first, uint32_t end, pd_result *r,
+                bool fixed, uint8_t kind) {
+  const pd_instance *const ins = op->obj->instances;
+  const pd_instance *const olds = op->old->instances;
+  const uint32_t old_count = op->old->instance_count, n = op->po->n;
+  const char *const *const full = op->names->full;
+  const matched_counter *const mc = op->mc;
+  for (uint32_t i = first; i < end; i++) {
+    const pd_instance *in = &ins[i];
+    int32_t j = pair[i];
+    const pd_instance *old =
+        j >= 0 && (uint32_t)j < old_count ? &olds[j] : NULL;
+    const char *name = full[i];
+    uint64_t pid = quick_read(in, qp->pid), tid = quick_read(in, qp->tid);
+    for (uint32_t k = 0; k < n; k++, r++) {
+      const matched_counter *m = &mc[k];
+      uint64_t n1 = quick_read(in, qp->now[k]);
+      uint64_t n0 = old ? quick_read(old, qp->then[k]) : 0;
+      double value;
+      pd_value_status st =
+          quick_rate(&m->rate, kind, old != NULL, n0, n1, &value);
+      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st},
+                fixed);
+    }
+  }
+}
+
+/* The same with pd_counter_raw's loads, for readings without quick ones. */
+static void plain_instances(const object_pass *op, const int32_t *pair,
+                            uint32_t first, uint32_t end, pd_result *r,
+                            bool fixed) {
+  const pd_instance *const ins = op->obj->instances;
+  const pd_instance *const olds = op->old ? op->old->instances : NULL;
+  const uint32_t old_count = op->old ? op->old->instance_count : 0;
+  const uint32_t n = op->po->n;
+  const pd_counter_def *const pid_def = op->pid_def, *const tid_def =
+                                                         op->tid_def;
+  const char *const *const full = op->names->full;
+  const matched_counter *const mc = op->mc;
+  for (uint32_t i = first; i < end; i++) {
+    const pd_instance *in = &ins[i], *old = NULL;
+    if (pair != NULL && pair[i] >= 0 && (uint32_t)pair[i] < old_count)
+      old = &olds[pair[i]];
+    const char *name = full[i];
+    uint64_t pid = pid_def ? pd_counter_raw(NULL, in, pid_def) : 0;
+    uint64_t tid = tid_def ? pd_counter_raw(NULL, in, tid_def) : 0;
+    for (uint32_t k = 0; k < n; k++, r++) {
+      const matched_counter *m = &mc[k];
+      uint64_t n1 = pd_counter_raw(NULL, in, m->def), n0 = 0;
+      bool paired = old != NULL && m->old_def != NULL;
+      if (paired)
+        n0 = pd_counter_raw(NULL, old, m->old_def);
+      double value;
+      pd_value_status st =
+          pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &value);
+      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st},
+                fixed);
+    }
+  }
+}
+
+/* Whether every counter of the pass is a plain value: a prepared formula,
+ * reported by this path alone, without a path or id_base to add. */
+static bool plain_counters(const object_pass *op) {
+  if (op->sel->want_paths || op->want_base)
+    return false;
+  for (uint32_t k = 0; k < op->po->n; k++)
+    if (op->mc[k].shared || op->mc[k].skip ||
+        op->mc[k].rate.kind == PD_FAST_NONE)
+      return false;
+  return true;
+}
+
+/* Whether the results from `at` on hold the pass's templates already:
+ * the last evaluation's results there (left as they were: the caller
+ * only reads them) came from this plan entry, as many of them, written
+ * plainly from the same templates but for the time. */
+static bool in_place(const object_pass *op, size_t at, size_t values) {
+  const path_object *po = op->po;
+  if (op->done_epoch == 0 || op->done_epoch + 1 != op->sel->epoch ||
+      po->done_at != at || po->done_values != values ||
+      po->done_first != po->first)
+    return false;
+  for (uint32_t k = 0; k < po->n; k++)
+    if (!op->mc[k].same_tmpl)
+      return false;
+  return true;
+}
+
+/* Instances [first, end) of a plain pass, pairs resolved, room made. */
+static void plain_pass(const object_pass *op, const int32_t *pair,
+                       uint32_t first, uint32_t end, pd_result *r, bool fixed) {
+  quick_pass qp;
+  if (pair == NULL || !quick_loads(op, &qp)) {
+    plain_instances(op, pair, first, end, r, fixed);
+    return;
+  }
+  switch (op->po->n == 1 ? op->mc[0].rate.kind : PD_FAST_NONE) {
+  case PD_FAST_RAW:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_RAW);
+    break;
+  case PD_FAST_PER_SECOND:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_PER_SECOND);
+    break;
+  case PD_FAST_TIMER:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_TIMER);
+    break;
+  case PD_FAST_TIMER_INV:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_TIMER_INV);
+    break;
+  default:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_NONE);
+    break;
+  }
+}
+
+pd_status pd_every_instance(object_pass *op, uint32_t first, uint32_t end,
+                            pd_error *err) {
+  pd_selection *sel = op->sel;
+  const uint32_t n = op->po->n;
+  if (!pd_reserve_results(sel, (size_t)(end - first) * n))
+    return no_memory(err);
+  if (first == end)
+    return PD_OK;
+  pd_status s = PD_OK;
+  int32_t *pair = NULL;
+  if (op->old != NULL &&
+      (s = pd_identity_pairs_resolved(
+           &sel->identity, op->pair_by, op->older, op->old, op->newer, op->obj,
+           op->po->obj_pos, op->names, &pair, err)) != PD_OK)
+    return s;
+  op->cp->matches += (size_t)(end - first) * n; /* reported or not */
+  pd_result *r = sel->results + sel->result_count;
+  if (plain_counters(op)) {
+    path_object *po = op->po;
+    size_t at = sel->result_count, values = (size_t)(end - first) * n;
+    plain_pass(op, pair, first, end, r, in_place(op, at, values));
+    sel->result_count += values;
+    po->done_epoch = sel->epoch;
+    po->done_at = at;
+    po->done_values = values;
+    po->done_first = po->first;
+    return PD_OK;
+  }
+  const pd_instance *const olds = op->old ? op->old->instances : NULL;
+  const uint32_t old_count = op->old ? op->old->instance_count : 0;
+  for (uint32_t i = first; s == PD_OK && i < end; i++) {
+    const pd_instance *in = &op->obj->instances[i];
+    instance_view v = {.i = i, .in = in, .full = op->names->full[i]};
+    if (pair != NULL && pair[i] >= 0 && (uint32_t)pair[i] < old_count)
+      v.old = &olds[pair[i]];
+    v.pid = op->pid_def ? pd_counter_raw(NULL, in, op->pid_def) : 0;
+    v.tid = op->tid_def ? pd_counter_raw(NULL, in, op->tid_def) : 0;
+    if (op->want_base)
+      s = pd_identity_base(&sel->identity, op->newer, op->obj, op->po->obj_pos,
+                           i, &v.id_base, err);
+    if (s == PD_OK)
+      s = pd_emit(op, &v, &r, err);
+  }
+  sel->result_count = (size_t)(r - sel->results);
+  return s;
+}
