@@ -138,6 +138,35 @@ static void test_cardinality(void) {
               "t.yaml:2:12: expected a regular expression of at most 1000 "
               "bytes for 'include', got 1001 bytes",
               "a regex too long");
+  /* regcomp copies the operand of '+' and {n,m}: stacked repetitions
+   * would ask for 2^100 nodes (a fuzz finding, tests/fuzz/regressions). */
+  char plus_yaml[256];
+  snprintf(plus_yaml, sizeof plus_yaml,
+           "- path: \\A(*)\\B\n  include: 'a%.100s'\n",
+           "++++++++++++++++++++++++++++++++++++++++++++++++++"
+           "++++++++++++++++++++++++++++++++++++++++++++++++++");
+  check_exact(plus_yaml,
+              "t.yaml:2:12: expected a regular expression whose repetitions "
+              "expand to at most 10000 nodes for 'include', got "
+              "'a+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++' "
+              "(stacked or nested '+' or {n,m})",
+              "stacked '+' refused before regcomp");
+  check_exact("- path: \\A(*)\\B\n  exclude: '(ab{100}){101}'\n",
+              "t.yaml:2:12: expected a regular expression whose repetitions "
+              "expand to at most 10000 nodes for 'exclude', got "
+              "'(ab{100}){101}' (stacked or nested '+' or {n,m})",
+              "nested bounds: (1 + 101 x 1 + 1 + 1) x 102 > 10000 refused");
+  static const char *const fine_re[] = {"^(svchost|w3wp)(#[0-9]{1,3})?$",
+                                        "(((a+)+)+)+", "[[:alpha:]]+[]x]{2,64}",
+                                        "a{1000}", "^_total$|idle"};
+  for (size_t i = 0; i < sizeof(fine_re) / sizeof(fine_re[0]); i++) {
+    char yaml[256];
+    snprintf(yaml, sizeof yaml, "- path: \\A(*)\\B\n  include: '%s'\n",
+             fine_re[i]);
+    wp_counter_list fine;
+    if (parses(yaml, &fine, 1, fine_re[i]))
+      wp_counters_free(&fine);
+  }
   check_exact("- path: \\A(*)\\B\n  exclude: ''\n",
               "t.yaml:2:12: expected a regular expression for 'exclude', got "
               "an empty value",
