@@ -314,6 +314,10 @@ if [ ! -f "$P/Makefile" ]; then
     --with-collectd-include="$INC/collectd" CPPFLAGS="-I$INC") \
     >"$B/project-configure.log" 2>&1 || die "project configure failed: see $B/project-configure.log"
 fi
+# A Makefile.am/.inc changed since the last run: let make regenerate the
+# Makefile first, else mkvar would capture the regeneration's output.
+(cd "$P" && make -s Makefile) >"$B/project-regen.log" 2>&1 ||
+  die "project Makefile regeneration failed: see $B/project-regen.log"
 mkvar() { # the value a Makefile variable has, as make sees it
   (cd "$P" && make -s --no-print-directory -f Makefile -f - print-var VAR="$1") <<'MK'
 print-var: ; @echo '$($(VAR))'
