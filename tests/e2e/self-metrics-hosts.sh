@@ -58,25 +58,10 @@ LoadPlugin winperf
 </Plugin>
 EOF
 
-# A sanitizer build (gcc): collectd is not instrumented, so the runtime
-# comes first; the helper inherits it.
-san_env=
-asan=$(ldd "$E2E_WINPERF_SO" 2>/dev/null | awk '/libasan/ { print $3 }')
-[ -n "$asan" ] && san_env="LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0"
-T_START=$(date +%s)
-# shellcheck disable=SC2086
-e2e_spawn "$E2E_DIR/collectd.stdout" env $san_env /usr/sbin/collectd -f -C "$E2E_DIR/collectd.conf"
-COLLECTD_PID=$E2E_LAST_PID
-LOG=$E2E_DIR/collectd.log
-W=$CARBON_DIR/whisper
+smbd_collectd_start # COLLECTD_PID, LOG, W, T_START (smbd-lib.sh)
 
 # wsp FILE: the distinct values FILE holds since the start (%.12g).
-wsp() {
-  [ -f "$1" ] || return 0
-  /usr/bin/whisper-fetch --json --from="$((T_START - 1))" --until="$(date +%s)" "$1" |
-    e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" {
-      printf "%.12g\n", $2 }' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
-}
+wsp() { wsp_values "$1"; }
 # points FILE: how many slots of FILE hold a value.
 points() { wsp_all "$1" | grep -c .; }
 wsp_all() {
