@@ -36,11 +36,18 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->own_len);
     free(n->own_has_hash);
     free(n->next);
-    free(n->dup);
     free(n->bucket);
+    free(n->base_hash);
+    free(n->prev_own);
+    free(n->prev_parent);
+    free(n->base_entry);
+    free(n->dup_no);
+    free(n->group_of);
+    free(n->changed);
     free(n->sig);
-    pd_text_free(&n->own_text);
-    pd_text_free(&n->full_text);
+    pd_memo_free(&n->own_memo);
+    pd_memo_free(&n->base_memo);
+    pd_memo_free(&n->dup_memo);
   }
   free(snap->names);
   free(snap->objects);
@@ -50,22 +57,6 @@ void pd_snapshot_free(pd_snapshot *snap) {
   free(snap->instances);
   pd_text_free(&snap->text);
   free(snap);
-}
-
-bool pd_grow(void **array, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap)
-    return true;
-  size_t want = *cap ? *cap : 16;
-  while (want < need)
-    want = want > SIZE_MAX / 2 ? need : want * 2;
-  if (want > SIZE_MAX / elem)
-    return false;
-  void *p = realloc(*array, want * elem);
-  if (p == NULL)
-    return false;
-  *array = p;
-  *cap = want;
-  return true;
 }
 
 static bool grow_objects(pd_snapshot *snap, uint32_t need) {

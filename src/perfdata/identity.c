@@ -360,6 +360,9 @@ pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
   if (distinct == 1) /* positions up to INT32_MAX pair with themselves */
     for (; k < obj->instance_count && k <= INT32_MAX; k++)
       pair[k] = (int32_t)k;
+  else if (pd_pair_same_positions(older, old, newer, obj, pair,
+                                  PD_PAIR_BY_NAME))
+    return PD_OK; /* only the instances whose names changed by name */
   for (; k < obj->instance_count; k++)
     pair[k] = PD_PAIR_BY_NAME;
   return PD_OK;

@@ -1,9 +1,12 @@
 /* collectd-winperf: instance names as PDH shows them (format.md 1.4).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * Names are converted to UTF-8 only for objects someone asks about, once
- * per decode, into the snapshot's arena. Full names ("parent/name#n") get a
- * case-insensitive hash index so instances pair across samples in O(1).
+ * Own names (an instance's own, without parent or "#n"): converted to
+ * UTF-8 only for objects someone asks about, once per decode. An object
+ * named as at its last decode keeps its names; one whose instances
+ * changed looks each name up by its raw bytes (name_memo.h), so only new
+ * names cost a conversion, wherever the instances moved. Full names:
+ * full_names.c; comparing two samples' names: same_names.c.
  */
 #include "snapshot.h"
 
@@ -11,37 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHAIN_END UINT32_MAX
-
-#define FNV_START 2166136261u
-
-/* FNV-1a over folded code points, from h on (FNV_START for a whole
- * string: pd_hash_folded), also telling whether s has a '#'. Continuing a
- * prefix's hash over the rest gives the whole string's. */
-static inline uint32_t hash_from(uint32_t h, const char *s, bool *has_hash) {
-  /* ASCII as pd_next_folded folds it, inline: names are mostly ASCII. */
-  for (unsigned char c; (c = (unsigned char)*s) != '\0' && c < 0x80; s++) {
-    *has_hash |= c == '#';
-    h = (h ^ (c >= 'A' && c <= 'Z' ? c + 32u : c)) * 16777619u;
-  }
-  while (*s != '\0') {
-    *has_hash |= *s == '#';
-    uint32_t cp = pd_next_folded(&s);
-    h = (h ^ (cp & 0xFFu)) * 16777619u;
-    if (cp > 0xFF)
-      h = (h ^ (cp >> 8)) * 16777619u;
-  }
-  return h;
-}
-
-/* Case-insensitively equal; the same bytes, the usual case, first. */
-static inline bool same_name(const char *a, const char *b) {
-  return strcmp(a, b) == 0 || pd_name_casecmp(a, b) == 0;
-}
-
 uint32_t pd_hash_folded(const char *s) {
   bool has_hash = false;
-  return hash_from(FNV_START, s, &has_hash);
+  return pd_hash_from(PD_FNV_START, s, &has_hash);
 }
 
 static bool grow_u32(uint32_t **a, size_t n) {
@@ -84,9 +59,19 @@ static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
     if (d == NULL)
       return NULL;
     n->own_has_hash = d;
-    if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
-        !grow_u32(&n->dup, count) || !grow_u32(&n->own_hash, count) ||
-        !grow_u32(&n->own_len, count))
+    void *e = realloc(n->prev_own, count * sizeof(char *));
+    if (e == NULL)
+      return NULL;
+    n->prev_own = e;
+    void *f = realloc(n->prev_parent, count * sizeof(char *));
+    if (f == NULL)
+      return NULL;
+    n->prev_parent = f;
+    if (!grow_u32(&n->hash, count) || !grow_u32(&n->base_hash, count) ||
+        !grow_u32(&n->next, count) || !grow_u32(&n->own_hash, count) ||
+        !grow_u32(&n->own_len, count) || !grow_u32(&n->base_entry, count) ||
+        !grow_u32(&n->dup_no, count) || !grow_u32(&n->group_of, count) ||
+        !grow_u32(&n->changed, count))
       return NULL;
     n->cap = count;
   }
@@ -124,17 +109,6 @@ static const char *convert_name(const pd_snapshot *snap, pd_text_arena *text,
     used = pd_codepage_to_utf8(src, in->name_bytes, obj->code_page, out, worst);
   pd_text_trim(text, out, used + 1);
   return out;
-}
-
-/* The object's cache entry when it is already valid for this decode. */
-static pd_object_names *cached(pd_snapshot *snap, const pd_object *obj,
-                               bool full) {
-  size_t k = (size_t)(obj - snap->objects);
-  if (obj < snap->objects || k >= snap->names_cap)
-    return NULL;
-  pd_object_names *n = &snap->names[k];
-  uint32_t gen = full ? n->full_generation : n->own_generation;
-  return gen == snap->generation ? n : NULL;
 }
 
 /* a[0, len) == b[0, len), inline: names are short, and compared per
@@ -223,23 +197,63 @@ static bool same_as_built(pd_object_names *n, const pd_snapshot *snap,
          signature_same(n, snap, obj);
 }
 
-static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
-  pd_object_names *n = cached(snap, obj, false);
+/* 64-bit hash of a name's raw bytes (the own-name memo's key). */
+static uint64_t raw_hash(const uint8_t *p, size_t len) {
+  uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
+  for (; len >= 8; len -= 8, p += 8) {
+    memcpy(&w, p, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+    h ^= h >> 32;
+  }
+  w = 0;
+  memcpy(&w, p, len);
+  h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+  return h ^ (h >> 29);
+}
+
+/* Instance in's own name from the memo, converted and added when new. */
+static const pd_memo_entry *own_entry(pd_snapshot *snap, pd_object_names *n,
+                                      const pd_object *obj,
+                                      const pd_instance *in) {
+  const uint8_t *raw = snap->bytes.data + in->name_offset;
+  uint32_t len = in->name_bytes;
+  /* Unnamed: the unique id (format.md 1.4), flagged apart from any bytes. */
+  uint64_t key[3] = {len ? raw_hash(raw, len) : 0, len,
+                     len ? 0 : (uint64_t)(uint32_t)in->unique_id | 1ull << 32};
+  pd_memo_entry *e = pd_memo_find(&n->own_memo, key, raw, len);
+  if (e != NULL)
+    return e;
+  const char *text = convert_name(snap, &n->own_memo.text, obj, in);
+  if (text == NULL || (e = pd_memo_add(&n->own_memo, key, raw, len)) == NULL)
+    return NULL;
+  e->text = text;
+  e->len = (uint32_t)strlen(text);
+  e->fold_hash = pd_hash_from(PD_FNV_START, text, &e->has_hash);
+  return e;
+}
+
+pd_object_names *pd_own_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_object_names *n = pd_names_cached(snap, obj, false);
   if (n != NULL)
     return n;
   if ((n = slot_for(snap, obj)) == NULL)
     return NULL;
   if (!same_as_built(n, snap, obj)) {
     n->own_built = n->full_built = false;
-    pd_text_reset(&n->own_text);
+    if (n->memo_code_page != obj->code_page ||
+        n->memo_big_endian != snap->bytes.big_endian)
+      pd_memo_clear(&n->own_memo, &snap->memo_epochs);
+    n->memo_code_page = obj->code_page;
+    n->memo_big_endian = snap->bytes.big_endian;
+    pd_memo_begin(&n->own_memo, &snap->memo_epochs);
     for (uint32_t i = 0; i < obj->instance_count; i++) {
-      n->name[i] = convert_name(snap, &n->own_text, obj, &obj->instances[i]);
-      if (n->name[i] == NULL)
+      const pd_memo_entry *e = own_entry(snap, n, obj, &obj->instances[i]);
+      if (e == NULL)
         return NULL;
-      bool has_hash = false;
-      n->own_len[i] = (uint32_t)strlen(n->name[i]);
-      n->own_hash[i] = hash_from(FNV_START, n->name[i], &has_hash);
-      n->own_has_hash[i] = has_hash;
+      n->name[i] = e->text;
+      n->own_len[i] = e->len;
+      n->own_hash[i] = e->fold_hash;
+      n->own_has_hash[i] = e->has_hash;
     }
     if (!signature_store(n, snap, obj))
       return NULL;
@@ -249,256 +263,17 @@ static pd_object_names *own_names(pd_snapshot *snap, const pd_object *obj) {
     n->num_instances = obj->num_instances;
     n->big_endian = snap->bytes.big_endian;
     n->epoch = ++snap->names_epoch;
+    pd_memo_end(&n->own_memo, obj->instance_count);
     n->own_built = true;
   }
   n->own_generation = snap->generation;
   return n;
 }
 
-/* parent "/" name: the parent is instance ParentObjectInstance of the
- * object whose index is ParentObjectTitleIndex (format.md 1.4). A reference to
- * a missing parent leaves the plain name. */
-typedef struct parent_cache {
-  uint32_t index; /* ParentObjectTitleIndex looked up last */
-  const pd_object *object;
-  pd_object_names *names;
-} parent_cache;
-
-/* Note parent object `index` (its names' epoch, 0 when absent) as one
- * the full names of n depend on. */
-static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
-  for (int i = 0; i < n->parents; i++)
-    if (n->parent_index[i] == index)
-      return;
-  if (n->parents < 0 || n->parents == PD_NAME_PARENTS_MAX) {
-    n->parents = -1;
-    return;
-  }
-  n->parent_index[n->parents] = index;
-  n->parent_epoch[n->parents++] = epoch;
-}
-
-/* Instance i's base name, and into *h its folded hash (continued from
- * its parent's own name's: the own names' hashes are kept), *has_hash set
- * when it has a '#'. */
-static const char *base_name(pd_snapshot *snap, pd_object_names *n,
-                             const pd_instance *in, uint32_t i,
-                             parent_cache *pc, uint32_t *h, bool *has_hash) {
-  const char *own = n->name[i];
-  *h = n->own_hash[i];
-  *has_hash |= n->own_has_hash[i];
-  if (in->parent_object == 0)
-    return own;
-  if (in->parent_object != pc->index) { /* usually one parent object */
-    pc->index = in->parent_object;
-    pc->object = pd_snapshot_find_object(snap, in->parent_object);
-    pc->names = pc->object ? own_names(snap, pc->object) : NULL;
-    if (pc->object != NULL && pc->names == NULL)
-      return NULL;
-    note_parent(n, pc->index, pc->names ? pc->names->epoch : 0);
-  }
-  if (pc->object == NULL || in->parent_instance >= pc->object->instance_count)
-    return own;
-  const char *pname = pc->names->name[in->parent_instance];
-  *has_hash |= pc->names->own_has_hash[in->parent_instance];
-  *h = hash_from((pc->names->own_hash[in->parent_instance] ^ '/') * 16777619u,
-                 own, has_hash);
-  size_t a = pc->names->own_len[in->parent_instance], b = n->own_len[i];
-  char *s = pd_text_alloc(&n->full_text, a + 1 + b + 1);
-  if (s == NULL)
-    return NULL;
-  memcpy(s, pname, a);
-  s[a] = '/';
-  memcpy(s + a + 1, own, b + 1);
-  return s;
-}
-
-/* Whether full[] and the chains were built from the same own names and
- * parents' names as this decode has: they are still right then. */
-static bool full_still_right(pd_snapshot *snap, pd_object_names *n) {
-  if (!n->full_built || n->full_epoch != n->epoch || n->parents < 0)
-    return false;
-  for (int i = 0; i < n->parents; i++) {
-    const pd_object *p = pd_snapshot_find_object(snap, n->parent_index[i]);
-    pd_object_names *pn = p ? own_names(snap, p) : NULL;
-    if ((p != NULL && pn == NULL) || (pn ? pn->epoch : 0) != n->parent_epoch[i])
-      return false;
-  }
-  return true;
-}
-
-static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
-  pd_object_names *n = cached(snap, obj, true);
-  if (n != NULL)
-    return n;
-  if ((n = own_names(snap, obj)) == NULL)
-    return NULL;
-  if (full_still_right(snap, n)) {
-    n->full_generation = snap->generation;
-    return n;
-  }
-  n->full_built = false;
-  n->parents = 0;
-  pd_text_reset(&n->full_text);
-  uint32_t mask = n->bucket_cap - 1, count = obj->instance_count;
-
-  /* Pass 1: base names, and PDH's "#n" for case-insensitive duplicates in
-   * blob order (first keeps the plain name). Only a group's first instance
-   * enters the table; dup[] counts its followers. */
-  memset(n->bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
-  parent_cache pc = {0, NULL, NULL};
-  bool has_hash = false;
-  for (uint32_t i = 0; i < count; i++) {
-    uint32_t h;
-    const char *base =
-        base_name(snap, n, &obj->instances[i], i, &pc, &h, &has_hash);
-    if (base == NULL)
-      return NULL;
-    uint32_t j = n->bucket[h & mask];
-    while (j != CHAIN_END && (n->hash[j] != h || !same_name(n->full[j], base)))
-      j = n->next[j];
-    n->hash[i] = h;
-    n->dup[i] = 0;
-    n->base[i] = base;
-    if (j == CHAIN_END) {
-      n->full[i] = base;
-      n->next[i] = n->bucket[h & mask];
-      n->bucket[h & mask] = i;
-      continue;
-    }
-    uint32_t dup = ++n->dup[j];
-    char digits[10];
-    size_t nd = 0, len = strlen(base);
-    do
-      digits[nd++] = (char)('0' + dup % 10);
-    while ((dup /= 10) > 0);
-    char *s = pd_text_alloc(&n->full_text, len + 1 + nd + 1);
-    if (s == NULL)
-      return NULL;
-    memcpy(s, base, len);
-    s[len] = '#';
-    for (size_t d = 0; d < nd; d++)
-      s[len + 1 + d] = digits[nd - 1 - d];
-    s[len + 1 + nd] = '\0';
-    n->full[i] = s;
-    bool suffix_hash = false; /* s is base "#" digits: continue base's */
-    n->hash[i] = hash_from(h, s + len, &suffix_hash); /* never in pass 1's
-                                                       * chains */
-  }
-
-  /* Pass 2: index every full name for pd_find_instance. */
-  memset(n->bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
-  for (uint32_t i = count; i-- > 0;) {
-    uint32_t h = n->hash[i];
-    n->next[i] = n->bucket[h & mask];
-    n->bucket[h & mask] = i;
-  }
-  /* Without a '#' in any base name, "base#n" splits one way only, and the
-   * numbering makes every (base, n) unique. */
-  n->distinct = !has_hash;
-  n->full_epoch = n->epoch;
-  n->full_built = true;
-  n->full_generation = snap->generation;
-  return n;
-}
-
-const pd_object_names *pd_object_full_names(pd_snapshot *snap,
-                                            const pd_object *obj) {
-  return full_names(snap, obj);
-}
-
-int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
-  if (obj->instance_count == 0)
-    return 1;
-  pd_object_names *n = full_names(snap, obj);
-  return n == NULL ? -1 : n->distinct;
-}
-
-/* Own names alike: raw bytes, ids, parent references and the way they are
- * decoded. Each snapshot's signature already holds what its own names were
- * checked against in this decode, so one comparison of the two does it. */
-static bool same_own(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
-                     const pd_object *ob) {
-  if (oa->instance_count != ob->instance_count ||
-      oa->num_instances != ob->num_instances ||
-      oa->code_page != ob->code_page ||
-      a->bytes.big_endian != b->bytes.big_endian)
-    return false;
-  const pd_object_names *na = own_names(a, oa), *nb = own_names(b, ob);
-  return na != NULL && nb != NULL && na->sig_len == nb->sig_len &&
-         (na->sig_len == 0 || memcmp(na->sig, nb->sig, na->sig_len) == 0);
-}
-
-bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
-                             pd_snapshot *b, const pd_object *ob) {
-  if (!same_own(a, oa, b, ob)) /* parent references too */
-    return false;
-  uint32_t checked = 0; /* the parent object compared last */
-  int switches = 0;     /* bounded: a blob alternating parents is unsure */
-  for (uint32_t i = 0; i < oa->instance_count; i++) {
-    uint32_t parent = oa->instances[i].parent_object;
-    if (parent == 0 || parent == checked)
-      continue;
-    if (++switches > 4)
-      return false;
-    const pd_object *pa = pd_snapshot_find_object(a, parent),
-                    *pb = pd_snapshot_find_object(b, parent);
-    if ((pa == NULL) != (pb == NULL) || (pa != NULL && !same_own(a, pa, b, pb)))
-      return false;
-    checked = parent;
-  }
-  return true;
-}
-
 const char *pd_instance_name(pd_snapshot *snap, const pd_object *obj,
                              uint32_t inst) {
   if (inst >= obj->instance_count)
     return NULL;
-  pd_object_names *n = own_names(snap, obj);
+  pd_object_names *n = pd_own_names(snap, obj);
   return n ? n->name[inst] : NULL;
-}
-
-const char *pd_instance_full_name(pd_snapshot *snap, const pd_object *obj,
-                                  uint32_t inst) {
-  if (inst >= obj->instance_count)
-    return NULL;
-  pd_object_names *n = full_names(snap, obj);
-  return n ? n->full[inst] : NULL;
-}
-
-const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
-                                  uint32_t inst) {
-  if (inst >= obj->instance_count)
-    return NULL;
-  pd_object_names *n = full_names(snap, obj);
-  return n ? n->base[inst] : NULL;
-}
-
-int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
-                         const char *full_name) {
-  return pd_find_instance_hashed(snap, obj, full_name,
-                                 pd_hash_folded(full_name));
-}
-
-int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
-                                const char *full_name, uint32_t h) {
-  pd_object_names *n = full_names(snap, obj);
-  if (n == NULL || obj->instance_count == 0)
-    return -1;
-  /* Chains were built from the last instance backwards, so the first match
-   * in blob order comes first. */
-  for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;
-       j = n->next[j])
-    if (n->hash[j] == h && same_name(n->full[j], full_name))
-      return j;
-  return -1;
-}
-
-/* pd_find_instance answers -1 both for "no such instance" and when the
- * object's full names could not be built (out of memory); building them
- * first leaves -1 meaning only the former, so an allocation failure is an
- * error and not an instance silently missing or unpaired. */
-bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj) {
-  return obj->instance_count == 0 ||
-         pd_instance_full_name(snap, obj, 0) != NULL;
 }

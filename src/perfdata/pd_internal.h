@@ -21,7 +21,7 @@
 pd_status pd_error_range(pd_error *err, pd_status status, const wire_sized *s,
                          const char *field);
 
-/* ---- arrays (decode.c) ---- */
+/* ---- arrays (grow.c) ---- */
 
 /* Grow an array to hold at least `need` elements of `elem` bytes (doubling;
  * false when out of memory). Callers bound `need` first: by counts checked

@@ -5,6 +5,7 @@
 #ifndef PD_SNAPSHOT_H
 #define PD_SNAPSHOT_H
 
+#include "name_memo.h"
 #include "pd_internal.h"
 #include "text_arena.h"
 
@@ -29,13 +30,30 @@ typedef struct pd_object_names {
   uint8_t *sig; /* per instance: name_bytes, unique_id, parent refs, bytes */
   size_t sig_len, sig_cap;
   uint32_t epoch; /* snapshot-unique number of this build of name[] */
-  pd_text_arena own_text;
+  /* Own names by raw bytes, for code_page and byte order as noted. */
+  pd_name_memo own_memo;
+  uint32_t memo_code_page;
+  bool memo_big_endian;
   /* What full[] was built from: this slot's and the parents' epochs. */
   bool full_built;
   uint32_t full_epoch;
   int parents; /* -1: too many to track */
   uint32_t parent_index[PD_NAME_PARENTS_MAX], parent_epoch[PD_NAME_PARENTS_MAX];
-  pd_text_arena full_text;
+  /* Base names by (parent's own name, own name), "base#n" by (base, n);
+   * each cleared when what its keys point into was. */
+  pd_name_memo base_memo, dup_memo;
+  uint32_t base_own_epoch, dup_base_epoch;
+  /* What the last full build made per instance, for the next one to keep
+   * where an instance's inputs are the same pointers (valid while no memo
+   * of the snapshot was cleared: reuse_epochs == the snapshot's). */
+  uint32_t prev_count, reuse_epochs;
+  const char **prev_own, **prev_parent; /* own name, parent's (or NULL) */
+  uint32_t *base_entry;                 /* base_memo entry of base[i] */
+  uint32_t *dup_no;                     /* the n of full[i], 0 plain */
+  uint32_t *group_of; /* base's group, bit 31: base has a '#' */
+  uint32_t *changed;  /* instances whose full name pass 1 set anew */
+  uint32_t changed_count;
+  uint32_t index_count, index_cap; /* what the chains were built for */
   uint32_t cap;          /* capacity of the arrays below (instances) */
   const char **name;     /* own name, UTF-8 */
   uint32_t *own_len;     /* strlen of name[i] */
@@ -43,9 +61,9 @@ typedef struct pd_object_names {
   uint8_t *own_has_hash; /* name[i] has a '#' */
   const char **full;     /* PDH full name: parent/name#n */
   const char **base;     /* full name without "#n": parent/name */
+  uint32_t *base_hash;   /* folded hash of base[i] */
   uint32_t *hash;        /* folded hash of full[i] */
   uint32_t *next;        /* hash chain, UINT32_MAX ends */
-  uint32_t *dup;         /* duplicates seen so far (group heads) */
   uint32_t *bucket;      /* bucket heads */
   uint32_t bucket_cap;   /* power of two */
   bool distinct;         /* no base name has a '#': every full name is unique */
@@ -70,12 +88,49 @@ struct pd_snapshot {
   pd_object_names *names; /* one per object slot, reused across decodes */
   uint32_t names_cap;
   uint32_t names_epoch; /* last pd_object_names.epoch handed out */
+  uint32_t memo_epochs; /* last name memo epoch handed out */
 
   pd_text_arena text; /* the system name; reset per decode */
 };
 
 /* Folded (case-insensitive) hash of a UTF-8 string. */
 uint32_t pd_hash_folded(const char *s);
+
+#define PD_FNV_START 2166136261u
+
+/* FNV-1a over folded code points, from h on (PD_FNV_START for a whole
+ * string: pd_hash_folded), also telling whether s has a '#'. Continuing a
+ * prefix's hash over the rest gives the whole string's. */
+static inline uint32_t pd_hash_from(uint32_t h, const char *s, bool *has_hash) {
+  /* ASCII as pd_next_folded folds it, inline: names are mostly ASCII. */
+  for (unsigned char c; (c = (unsigned char)*s) != '\0' && c < 0x80; s++) {
+    *has_hash |= c == '#';
+    h = (h ^ (c >= 'A' && c <= 'Z' ? c + 32u : c)) * 16777619u;
+  }
+  while (*s != '\0') {
+    *has_hash |= *s == '#';
+    uint32_t cp = pd_next_folded(&s);
+    h = (h ^ (cp & 0xFFu)) * 16777619u;
+    if (cp > 0xFF)
+      h = (h ^ (cp >> 8)) * 16777619u;
+  }
+  return h;
+}
+
+/* obj's own names (name[], own_len[], own_hash[], own_has_hash[]) for this
+ * decode, built when needed; NULL only when out of memory. */
+pd_object_names *pd_own_names(pd_snapshot *snap, const pd_object *obj);
+/* obj's slot when its own (full: false) or full names are already built
+ * for this decode, else NULL (inline: every name lookup asks first). */
+static inline pd_object_names *
+pd_names_cached(pd_snapshot *snap, const pd_object *obj, bool full) {
+  size_t k = (size_t)(obj - snap->objects);
+  if (obj < snap->objects || k >= snap->names_cap)
+    return NULL;
+  pd_object_names *n = &snap->names[k];
+  uint32_t gen = full ? n->full_generation : n->own_generation;
+  return gen == snap->generation ? n : NULL;
+}
 
 /* True when obj of a and ob of b name their instances alike, position by
  * position: the same raw name bytes, unique ids, code page and parent
@@ -85,6 +140,16 @@ uint32_t pd_hash_folded(const char *s);
  * to compare them). */
 bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
                              pd_snapshot *b, const pd_object *ob);
+
+/* Pairs instance i of ob (in b, the newer sample) with i of oa (in a)
+ * where its full name is provably the same without comparing names: oa
+ * and ob name their own instances alike position by position, oa's full
+ * names are distinct, and the parent's name and the "#n" at i are the
+ * same. Every other pair[i] is `unsure` (to look up by name). False
+ * (pair untouched) when the own names differ or out of memory: the caller
+ * pairs by name. */
+bool pd_pair_same_positions(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
+                            const pd_object *ob, int32_t *pair, int32_t unsure);
 
 /* Builds obj's full names: false only when out of memory (after it,
  * pd_find_instance's -1 means only "no such instance"). */

@@ -1,0 +1,357 @@
+/* collectd-winperf: full instance names as PDH shows them (format.md 1.4).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * "parent/name#n", built from the own names (instance_names.c) on first
+ * use after a decode, with a case-insensitive hash index so instances pair
+ * across samples in O(1). A rebuild keeps, position by position, what an
+ * instance had when its own and parent names are the same as last time,
+ * looks the others' up in the memos (name_memo.h) and puts only them back
+ * into the index.
+ */
+#include "snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHAIN_END UINT32_MAX
+
+/* Case-insensitively equal; the same bytes, the usual case, first. */
+static inline bool same_name(const char *a, const char *b) {
+  return strcmp(a, b) == 0 || pd_name_casecmp(a, b) == 0;
+}
+
+/* parent "/" name: the parent is instance ParentObjectInstance of the
+ * object whose index is ParentObjectTitleIndex (format.md 1.4). A reference to
+ * a missing parent leaves the plain name. */
+typedef struct parent_cache {
+  uint32_t index; /* ParentObjectTitleIndex looked up last */
+  const pd_object *object;
+  pd_object_names *names;
+} parent_cache;
+
+/* Note parent object `index` (its names' epoch, 0 when absent) as one
+ * the full names of n depend on. */
+static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
+  for (int i = 0; i < n->parents; i++)
+    if (n->parent_index[i] == index)
+      return;
+  if (n->parents < 0 || n->parents == PD_NAME_PARENTS_MAX) {
+    n->parents = -1;
+    return;
+  }
+  n->parent_index[n->parents] = index;
+  n->parent_epoch[n->parents++] = epoch;
+}
+
+/* The base name of instance i ("parent/name", or its own name without a
+ * parent: pn NULL) from the memo, joined and added when new. */
+static const pd_memo_entry *base_entry(pd_object_names *n, uint32_t i,
+                                       const pd_object_names *pn, uint32_t pi) {
+  uint64_t key[3] = {pn ? (uint64_t)(uintptr_t)pn->name[pi] : 0,
+                     (uint64_t)(uintptr_t)n->name[i],
+                     pn ? pn->own_memo.epoch : 0};
+  pd_memo_entry *e = pd_memo_find(&n->base_memo, key, NULL, 0);
+  if (e != NULL)
+    return e;
+  const char *text = n->name[i];
+  size_t len = n->own_len[i];
+  uint32_t h = n->own_hash[i];
+  bool has_hash = n->own_has_hash[i];
+  if (pn != NULL) {
+    size_t a = pn->own_len[pi];
+    char *s = pd_text_alloc(&n->base_memo.text, a + 1 + len + 1);
+    if (s == NULL)
+      return NULL;
+    memcpy(s, pn->name[pi], a);
+    s[a] = '/';
+    memcpy(s + a + 1, text, len + 1);
+    has_hash |= pn->own_has_hash[pi];
+    /* Continue the parent's own hash: the own names' hashes are kept. */
+    h = pd_hash_from((pn->own_hash[pi] ^ '/') * 16777619u, text, &has_hash);
+    text = s;
+    len += a + 1;
+  }
+  uint32_t g = pd_memo_group(&n->base_memo, text, h);
+  if (g == UINT32_MAX || (e = pd_memo_add(&n->base_memo, key, NULL, 0)) == NULL)
+    return NULL;
+  e->text = text;
+  e->len = (uint32_t)len;
+  e->fold_hash = h;
+  e->has_hash = has_hash;
+  e->group = g;
+  return e;
+}
+
+/* "base#dup" (PDH's name for the dup-th duplicate, format.md 1.4) from the
+ * memo, made and added when new; b is base's entry. */
+static const pd_memo_entry *dup_entry(pd_object_names *n, uint32_t b,
+                                      uint32_t dup) {
+  uint64_t key[3] = {b, dup, 0};
+  pd_memo_entry *e = pd_memo_find(&n->dup_memo, key, NULL, 0);
+  if (e != NULL)
+    return e;
+  const pd_memo_entry *base = &n->base_memo.entries[b];
+  char digits[10];
+  size_t nd = 0, len = base->len;
+  do
+    digits[nd++] = (char)('0' + dup % 10);
+  while ((dup /= 10) > 0);
+  char *s = pd_text_alloc(&n->dup_memo.text, len + 1 + nd + 1);
+  if (s == NULL)
+    return NULL;
+  memcpy(s, base->text, len);
+  s[len] = '#';
+  for (size_t d = 0; d < nd; d++)
+    s[len + 1 + d] = digits[nd - 1 - d];
+  s[len + 1 + nd] = '\0';
+  if ((e = pd_memo_add(&n->dup_memo, key, NULL, 0)) == NULL)
+    return NULL;
+  e->text = s;
+  e->len = (uint32_t)(len + 1 + nd);
+  /* s is base "#" digits: continue base's hash */
+  e->fold_hash = pd_hash_from(base->fold_hash, s + len, &e->has_hash);
+  e->has_hash = true;
+  return e;
+}
+
+/* The parent's own names for instance in (*pn NULL: no parent, or a
+ * reference to a missing one, which leaves the plain name); false when
+ * out of memory. */
+static bool parent_of(pd_snapshot *snap, pd_object_names *n,
+                      const pd_instance *in, parent_cache *pc,
+                      const pd_object_names **pn) {
+  *pn = NULL;
+  if (in->parent_object == 0)
+    return true;
+  if (in->parent_object != pc->index) { /* usually one parent object */
+    pc->index = in->parent_object;
+    pc->object = pd_snapshot_find_object(snap, in->parent_object);
+    pc->names = pc->object ? pd_own_names(snap, pc->object) : NULL;
+    if (pc->object != NULL && pc->names == NULL)
+      return false;
+    note_parent(n, pc->index, pc->names ? pc->names->epoch : 0);
+  }
+  if (pc->object != NULL && in->parent_instance < pc->object->instance_count)
+    *pn = pc->names;
+  return true;
+}
+
+/* Whether full[] and the chains were built from the same own names and
+ * parents' names as this decode has: they are still right then. */
+static bool full_still_right(pd_snapshot *snap, pd_object_names *n) {
+  if (!n->full_built || n->full_epoch != n->epoch || n->parents < 0)
+    return false;
+  for (int i = 0; i < n->parents; i++) {
+    const pd_object *p = pd_snapshot_find_object(snap, n->parent_index[i]);
+    pd_object_names *pn = p ? pd_own_names(snap, p) : NULL;
+    if ((p != NULL && pn == NULL) || (pn ? pn->epoch : 0) != n->parent_epoch[i])
+      return false;
+  }
+  return true;
+}
+
+/* Pass 2: the hash index of the full names for pd_find_instance, each
+ * chain in blob order (the first match first). Incrementally: the
+ * instances pass 1 changed (and took out of their chains) go back in. */
+static void index_full_names(pd_object_names *n, uint32_t count,
+                             bool incremental) {
+  const uint32_t mask = n->bucket_cap - 1;
+  uint32_t *const bucket = n->bucket, *const next = n->next;
+  if (incremental) {
+    for (uint32_t k = 0; k < n->changed_count; k++) {
+      uint32_t i = n->changed[k], *link = &bucket[n->hash[i] & mask];
+      while (*link != CHAIN_END && *link < i)
+        link = &next[*link];
+      next[i] = *link;
+      *link = i;
+    }
+  } else {
+    memset(bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
+    for (uint32_t i = count; i-- > 0;) {
+      uint32_t h = n->hash[i];
+      next[i] = bucket[h & mask];
+      bucket[h & mask] = i;
+    }
+  }
+  n->index_count = count;
+  n->index_cap = n->bucket_cap;
+}
+
+/* Take instance i out of its chain of the index (hash: its full name's). */
+static void unlink_full_name(pd_object_names *n, uint32_t i, uint32_t hash) {
+  uint32_t *link = &n->bucket[hash & (n->bucket_cap - 1)];
+  while (*link != CHAIN_END && *link != i)
+    link = &n->next[*link];
+  if (*link == i)
+    *link = n->next[i];
+}
+
+/* Pass 1 of a full-names build: base names, and PDH's "#n" for
+ * case-insensitive duplicates in blob order (the first keeps the plain
+ * name), counted per group. An instance whose own and parent names are
+ * the pointers of the last build at its position keeps its base entry,
+ * and its full name when its n is the same too; the others look theirs
+ * up. *has_hash: some base name has a '#'. False when out of memory. */
+static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
+                          const pd_object *obj, bool indexed, bool *has_hash) {
+  const uint32_t count = obj->instance_count, epochs = snap->memo_epochs;
+  uint32_t prev = n->reuse_epochs == epochs ? n->prev_count : 0;
+  n->prev_count = 0;
+  /* Locals: stores to the arrays could alias n's fields for the compiler. */
+  const pd_instance *const ins = obj->instances;
+  const char **const name = n->name, **const prev_own = n->prev_own,
+                     **const prev_parent = n->prev_parent;
+  uint32_t *const group_of = n->group_of, *const dup_no = n->dup_no;
+  pd_name_memo *const memo = &n->base_memo;
+  parent_cache pc = {0, NULL, NULL};
+  uint32_t hashes = 0;
+  n->changed_count = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    const pd_instance *in = &ins[i];
+    const pd_object_names *pn = NULL;
+    if (in->parent_object != 0) {
+      if (!parent_of(snap, n, in, &pc, &pn))
+        return false;
+      if (snap->memo_epochs != epochs) { /* a parent's memo started afresh */
+        prev = 0;
+        indexed = false;
+        n->changed_count = UINT32_MAX;
+      }
+    }
+    const char *own = name[i],
+               *parent = pn ? pn->name[in->parent_instance] : NULL;
+    bool same = i < prev && own == prev_own[i] && parent == prev_parent[i];
+    if (!same) {
+      const pd_memo_entry *e =
+          base_entry(n, i, pn, pn ? in->parent_instance : 0);
+      if (e == NULL)
+        return false;
+      prev_own[i] = own;
+      prev_parent[i] = parent;
+      n->base_entry[i] = (uint32_t)(e - memo->entries);
+      n->base[i] = e->text;
+      n->base_hash[i] = e->fold_hash;
+      group_of[i] = e->group | (uint32_t)e->has_hash << 31;
+    }
+    hashes |= group_of[i];
+    uint32_t dup = pd_memo_group_next(memo, group_of[i] & INT32_MAX);
+    if (same && dup == dup_no[i])
+      continue; /* full[i], hash[i] as built last */
+    dup_no[i] = dup;
+    if (indexed) { /* out of its chain until pass 2 puts it back */
+      unlink_full_name(n, i, n->hash[i]);
+      n->changed[n->changed_count++] = i;
+    }
+    const pd_memo_entry *e = &memo->entries[n->base_entry[i]];
+    if (dup > 0 && (e = dup_entry(n, n->base_entry[i], dup)) == NULL)
+      return false;
+    n->full[i] = e->text;
+    n->hash[i] = e->fold_hash;
+  }
+  *has_hash = hashes >> 31;
+  n->prev_count = count;
+  return true;
+}
+
+/* Start a full-names build: a memo whose keys point into a memo that
+ * was cleared since is cleared too. */
+static void begin_memos(pd_snapshot *snap, pd_object_names *n) {
+  if (n->base_own_epoch != n->own_memo.epoch)
+    pd_memo_clear(&n->base_memo, &snap->memo_epochs);
+  pd_memo_begin(&n->base_memo, &snap->memo_epochs);
+  n->base_own_epoch = n->own_memo.epoch;
+  if (n->dup_base_epoch != n->base_memo.epoch)
+    pd_memo_clear(&n->dup_memo, &snap->memo_epochs);
+  pd_memo_begin(&n->dup_memo, &snap->memo_epochs);
+  n->dup_base_epoch = n->base_memo.epoch;
+}
+
+static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_object_names *n = pd_names_cached(snap, obj, true);
+  if (n != NULL)
+    return n;
+  if ((n = pd_own_names(snap, obj)) == NULL)
+    return NULL;
+  if (full_still_right(snap, n)) {
+    n->full_generation = snap->generation;
+    return n;
+  }
+  n->full_built = false;
+  n->parents = 0;
+  begin_memos(snap, n);
+  uint32_t count = obj->instance_count;
+  /* The index of the last build, kept when pass 1 changes few names. */
+  bool keep_index = n->index_count == count && n->index_cap == n->bucket_cap;
+  n->index_count = 0;
+  bool has_hash;
+  if (!base_and_full(snap, n, obj, keep_index, &has_hash))
+    return NULL;
+  index_full_names(n, count, keep_index && n->changed_count <= count / 8);
+  /* Without a '#' in any base name, "base#n" splits one way only, and the
+   * numbering makes every (base, n) unique. */
+  n->distinct = !has_hash;
+  n->reuse_epochs = snap->memo_epochs;
+  pd_memo_end(&n->base_memo, count);
+  pd_memo_end(&n->dup_memo, count);
+  n->full_epoch = n->epoch;
+  n->full_built = true;
+  n->full_generation = snap->generation;
+  return n;
+}
+
+const pd_object_names *pd_object_full_names(pd_snapshot *snap,
+                                            const pd_object *obj) {
+  return full_names(snap, obj);
+}
+
+int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
+  if (obj->instance_count == 0)
+    return 1;
+  pd_object_names *n = full_names(snap, obj);
+  return n == NULL ? -1 : n->distinct;
+}
+
+const char *pd_instance_full_name(pd_snapshot *snap, const pd_object *obj,
+                                  uint32_t inst) {
+  if (inst >= obj->instance_count)
+    return NULL;
+  pd_object_names *n = full_names(snap, obj);
+  return n ? n->full[inst] : NULL;
+}
+
+const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
+                                  uint32_t inst) {
+  if (inst >= obj->instance_count)
+    return NULL;
+  pd_object_names *n = full_names(snap, obj);
+  return n ? n->base[inst] : NULL;
+}
+
+int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
+                         const char *full_name) {
+  return pd_find_instance_hashed(snap, obj, full_name,
+                                 pd_hash_folded(full_name));
+}
+
+int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
+                                const char *full_name, uint32_t h) {
+  pd_object_names *n = full_names(snap, obj);
+  if (n == NULL || obj->instance_count == 0)
+    return -1;
+  /* Chains were built from the last instance backwards, so the first match
+   * in blob order comes first. */
+  for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;
+       j = n->next[j])
+    if (n->hash[j] == h && same_name(n->full[j], full_name))
+      return j;
+  return -1;
+}
+
+/* pd_find_instance answers -1 both for "no such instance" and when the
+ * object's full names could not be built (out of memory); building them
+ * first leaves -1 meaning only the former, so an allocation failure is an
+ * error and not an instance silently missing or unpaired. */
+bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj) {
+  return obj->instance_count == 0 ||
+         pd_instance_full_name(snap, obj, 0) != NULL;
+}
