@@ -92,7 +92,11 @@ static uint32_t counter_type_for(uint32_t i) {
   return mix[i % 5];
 }
 
-static host build_host(bool with_threads) {
+/* The host; its process at position i is the one of slot first + i (its
+ * name and id), so a host built with first + 10 has had the 10 oldest
+ * processes exit and 10 new ones start at the end: every later instance,
+ * and every thread, has moved. */
+static host build_host_from(bool with_threads, int first) {
   host h;
   memset(&h, 0, sizeof h);
   h.blob = enc_new("BENCH-HOST");
@@ -134,14 +138,15 @@ static host build_host(bool with_threads) {
       "sqlservr", "explorer", "dllhost",       "taskhostw", "MsMpEng"};
   for (int i = 0; i < 1000; i++) {
     char name[32];
+    int slot = first + i;
     if (i == 999)
       snprintf(name, sizeof name, "_Total");
-    else if (i % 3 == 0) /* a third are duplicates of a few names */
-      snprintf(name, sizeof name, "%s", names[i % 10]);
+    else if (slot % 3 == 0) /* a third are duplicates of a few names */
+      snprintf(name, sizeof name, "%s", names[slot % 10]);
     else
-      snprintf(name, sizeof name, "%s-%d", names[i % 10], i);
+      snprintf(name, sizeof name, "%s-%d", names[slot % 10], slot);
     uint32_t in = enc_add_instance(h.process, name);
-    enc_set_value(h.process, in, 3, (uint64_t)(4 * i + 4));
+    enc_set_value(h.process, in, 3, (uint64_t)(4 * slot + 4));
   }
 
   if (with_threads) {
@@ -158,6 +163,10 @@ static host build_host(bool with_threads) {
     }
   }
   return h;
+}
+
+static host build_host(bool with_threads) {
+  return build_host_from(with_threads, 0);
 }
 
 /* Advance every value as one interval (1 s) would. */
@@ -547,7 +556,12 @@ static int bench_instructions(const char *which) {
   uint8_t *blob[ROUNDS + 4];
   size_t len[ROUNDS + 4];
   bool churn = strcmp(which, "interval-churn") == 0;
+  bool moved = strcmp(which, "interval-moved") == 0;
   for (int k = 0; k < ROUNDS + 4; k++) {
+    if (moved) { /* 10 processes exit, 10 start at the end, all move */
+      enc_free(h.blob);
+      h = build_host_from(true, 10 * k);
+    }
     advance(&h, k);
     blob[k] = enc_build(h.blob, &len[k]);
     if (churn)

@@ -54,7 +54,7 @@ awk -v l=decode -v ir="$decode_ir" -v v="$raw_values" \
 awk -v l="decode + read every raw value" -v ir="$ir" -v v="$raw_values" \
   -v b="$(before decode-read)" \
   'BEGIN {printf "  %-31s %12d  %7.1f%s  per raw value\n", l, ir, ir / v, b}'
-for c in interval-names interval-numeric interval-churn; do
+for c in interval-names interval-numeric interval-churn interval-moved; do
   count "$c"
   awk -v l="$c" -v ir="$ir" -v d="$decode_ir" -v v="$values" -v b="$(before "$c")" \
     'BEGIN {printf "  %-31s %12d  %7.1f%s  per matched value beyond the decode (%d values)\n", l, ir, (ir - d) / v, b, v}'
