@@ -37,13 +37,13 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->own_has_hash);
     free(n->next);
     free(n->bucket);
-    free(n->base_hash);
     free(n->prev_own);
     free(n->prev_parent);
     free(n->base_entry);
     free(n->dup_no);
     free(n->group_of);
     free(n->changed);
+    free(n->saved);
     free(n->sig);
     pd_memo_free(&n->own_memo);
     pd_memo_free(&n->base_memo);

@@ -186,22 +186,84 @@ static void unlink_full_name(pd_object_names *n, uint32_t i, uint32_t hash) {
     *link = n->next[i];
 }
 
+/* Row j of the last build, as instance i of this one reads it: rows from
+ * i on are the last build's still; of those before, the saved ones. Any
+ * other row before i is this build's, and still a right one to take a
+ * base from (same own and parent pointers: same base; with the same n
+ * too: same full name), only not the one it is looking for. */
+static inline pd_saved_row row_at(const pd_object_names *n, uint32_t i,
+                                  uint32_t j) {
+  if (j < i && n->saved != NULL && n->saved[j % PD_SAVED_ROWS].pos == j)
+    return n->saved[j % PD_SAVED_ROWS];
+  return (pd_saved_row){
+      j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
+      n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
+      n->full[j]};
+}
+
+/* What pass 1 knows of the last build. */
+typedef struct last_build {
+  uint32_t count; /* its rows (0: none usable) */
+  int64_t shift;  /* instance i was at i + shift */
+} last_build;
+
+/* Whether row j of the last build (for instance i) has own and parent. */
+static inline bool row_named(const pd_object_names *n, const last_build *lb,
+                             uint32_t i, int64_t j, const char *own,
+                             const char *parent) {
+  if (j < 0 || j >= lb->count)
+    return false;
+  pd_saved_row r = row_at(n, i, (uint32_t)j);
+  return r.own == own && r.parent == parent;
+}
+
+/* The row of the last build named as instance i (own and parent names):
+ * the one at i + shift, else where its base entry e was first (shift
+ * follows it). -1 when none. */
+static int64_t row_of(const pd_object_names *n, last_build *lb, uint32_t i,
+                      const char *own, const char *parent,
+                      const pd_memo_entry *e) {
+  int64_t j = (int64_t)i + lb->shift;
+  if (row_named(n, lb, i, j, own, parent))
+    return j;
+  if (e == NULL || e->pos_build + 1 != n->base_memo.build ||
+      !row_named(n, lb, i, e->pos, own, parent))
+    return -1;
+  lb->shift = (int64_t)e->pos - i;
+  return e->pos;
+}
+
+/* Save the last build's row i (before it is written), when it is one. */
+static bool save_row(pd_object_names *n, const last_build *lb, uint32_t i) {
+  if (i >= lb->count)
+    return true;
+  if (n->saved == NULL) {
+    n->saved = malloc(PD_SAVED_ROWS * sizeof *n->saved);
+    if (n->saved == NULL)
+      return false;
+    for (uint32_t k = 0; k < PD_SAVED_ROWS; k++)
+      n->saved[k].pos = UINT32_MAX;
+  }
+  n->saved[i % PD_SAVED_ROWS] = row_at(n, i, i);
+  return true;
+}
+
 /* Pass 1 of a full-names build: base names, and PDH's "#n" for
  * case-insensitive duplicates in blob order (the first keeps the plain
  * name), counted per group. An instance whose own and parent names are
- * the pointers of the last build at its position keeps its base entry,
+ * the pointers of an instance of the last build (at its position, or as
+ * far from it as the instance before it was) keeps that one's base entry,
  * and its full name when its n is the same too; the others look theirs
  * up. *has_hash: some base name has a '#'. False when out of memory. */
 static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
                           const pd_object *obj, bool indexed, bool *has_hash) {
   const uint32_t count = obj->instance_count, epochs = snap->memo_epochs;
-  uint32_t prev = n->reuse_epochs == epochs ? n->prev_count : 0;
+  last_build lb = {n->reuse_epochs == epochs ? n->prev_count : 0, 0};
   n->prev_count = 0;
-  /* Locals: stores to the arrays could alias n's fields for the compiler. */
+  if (n->saved != NULL) /* rows saved by the last build are not this one's */
+    for (uint32_t k = 0; k < PD_SAVED_ROWS; k++)
+      n->saved[k].pos = UINT32_MAX;
   const pd_instance *const ins = obj->instances;
-  const char **const name = n->name, **const prev_own = n->prev_own,
-                     **const prev_parent = n->prev_parent;
-  uint32_t *const group_of = n->group_of, *const dup_no = n->dup_no;
   pd_name_memo *const memo = &n->base_memo;
   parent_cache pc = {0, NULL, NULL};
   uint32_t hashes = 0;
@@ -213,40 +275,76 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
       if (!parent_of(snap, n, in, &pc, &pn))
         return false;
       if (snap->memo_epochs != epochs) { /* a parent's memo started afresh */
-        prev = 0;
+        lb.count = 0;
         indexed = false;
         n->changed_count = UINT32_MAX;
       }
     }
-    const char *own = name[i],
+    const char *own = n->name[i],
                *parent = pn ? pn->name[in->parent_instance] : NULL;
-    bool same = i < prev && own == prev_own[i] && parent == prev_parent[i];
-    if (!same) {
-      const pd_memo_entry *e =
-          base_entry(n, i, pn, pn ? in->parent_instance : 0);
-      if (e == NULL)
-        return false;
-      prev_own[i] = own;
-      prev_parent[i] = parent;
-      n->base_entry[i] = (uint32_t)(e - memo->entries);
-      n->base[i] = e->text;
-      n->base_hash[i] = e->fold_hash;
-      group_of[i] = e->group | (uint32_t)e->has_hash << 31;
+    uint32_t dup;
+    pd_saved_row r;
+    if (lb.shift == 0 && i < lb.count && n->prev_own[i] == own &&
+        n->prev_parent[i] == parent) { /* named as at the last build */
+      uint32_t g = n->group_of[i];
+      hashes |= g;
+      dup = pd_memo_group_next(memo, g & INT32_MAX);
+      if (dup == n->dup_no[i])
+        continue; /* row i as the last build made it */
+      r = row_at(n, i, i);
+    } else {
+      const pd_memo_entry *e = NULL;
+      int64_t j = row_of(n, &lb, i, own, parent, NULL);
+      if (j < 0) {
+        if ((e = base_entry(n, i, pn, pn ? in->parent_instance : 0)) == NULL)
+          return false;
+        j = row_of(n, &lb, i, own, parent, e);
+      }
+      if (j >= 0)
+        r = row_at(n, i, (uint32_t)j);
+      else
+        r = (pd_saved_row){.base_entry = (uint32_t)(e - memo->entries),
+                           .group = e->group | (uint32_t)e->has_hash << 31,
+                           .dup = UINT32_MAX};
+      pd_memo_entry *be = &memo->entries[r.base_entry];
+      if (be->pos_build != memo->build) { /* where the next build looks */
+        be->pos_build = memo->build;
+        be->pos = i;
+      }
+      hashes |= r.group;
+      dup = pd_memo_group_next(memo, r.group & INT32_MAX);
+      if (j == i && dup == r.dup)
+        continue;
     }
-    hashes |= group_of[i];
-    uint32_t dup = pd_memo_group_next(memo, group_of[i] & INT32_MAX);
-    if (same && dup == dup_no[i])
-      continue; /* full[i], hash[i] as built last */
-    dup_no[i] = dup;
-    if (indexed) { /* out of its chain until pass 2 puts it back */
-      unlink_full_name(n, i, n->hash[i]);
-      n->changed[n->changed_count++] = i;
-    }
-    const pd_memo_entry *e = &memo->entries[n->base_entry[i]];
-    if (dup > 0 && (e = dup_entry(n, n->base_entry[i], dup)) == NULL)
+    const pd_memo_entry *be = &memo->entries[r.base_entry];
+    uint32_t old_hash = n->hash[i]; /* its chain in the index */
+    if (!save_row(n, &lb, i))
       return false;
-    n->full[i] = e->text;
-    n->hash[i] = e->fold_hash;
+    if (dup != r.dup) { /* the full name of base entry and n */
+      const pd_memo_entry *f = be;
+      if (dup > 0 && (f = dup_entry(n, r.base_entry, dup)) == NULL)
+        return false;
+      r.full = f->text;
+      r.hash = f->fold_hash;
+      r.dup = dup;
+    }
+    n->prev_own[i] = own;
+    n->prev_parent[i] = parent;
+    n->base_entry[i] = r.base_entry;
+    n->group_of[i] = r.group;
+    n->dup_no[i] = dup;
+    n->base[i] = be->text;
+    n->full[i] = r.full;
+    n->hash[i] = r.hash;
+    if (indexed) { /* out of its chain until pass 2 puts it back */
+      if (n->changed_count >= count / 8) {
+        indexed = false; /* too many: pass 2 builds the index afresh */
+        n->changed_count = UINT32_MAX;
+      } else {
+        unlink_full_name(n, i, old_hash);
+        n->changed[n->changed_count++] = i;
+      }
+    }
   }
   *has_hash = hashes >> 31;
   n->prev_count = count;

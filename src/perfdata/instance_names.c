@@ -67,11 +67,10 @@ static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
     if (f == NULL)
       return NULL;
     n->prev_parent = f;
-    if (!grow_u32(&n->hash, count) || !grow_u32(&n->base_hash, count) ||
-        !grow_u32(&n->next, count) || !grow_u32(&n->own_hash, count) ||
-        !grow_u32(&n->own_len, count) || !grow_u32(&n->base_entry, count) ||
-        !grow_u32(&n->dup_no, count) || !grow_u32(&n->group_of, count) ||
-        !grow_u32(&n->changed, count))
+    if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
+        !grow_u32(&n->own_hash, count) || !grow_u32(&n->own_len, count) ||
+        !grow_u32(&n->base_entry, count) || !grow_u32(&n->dup_no, count) ||
+        !grow_u32(&n->group_of, count) || !grow_u32(&n->changed, count))
       return NULL;
     n->cap = count;
   }

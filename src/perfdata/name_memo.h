@@ -33,7 +33,8 @@ typedef struct pd_memo_entry {
   uint32_t fold_hash; /* pd_hash_folded(text) */
   uint32_t group;     /* case-insensitive group (pd_memo_group) */
   uint32_t raw_len;
-  bool has_hash; /* text has a '#' */
+  uint32_t pos, pos_build; /* its first instance in build pos_build */
+  bool has_hash;           /* text has a '#' */
 } pd_memo_entry;
 
 typedef struct pd_name_memo {

@@ -18,6 +18,16 @@ enum { PD_NAME_PARENTS_MAX = 4 };
  * depend only on the raw name bytes, unique ids, code page, byte order and
  * parent references, and the parents' names): a steady host converts no
  * name twice. The slot is that of the object's position in the snapshot. */
+/* A row of what a full-names build made for an instance (its own and
+ * parent names' pointers, base, full name, ...), saved by the next build
+ * before it writes another instance's there. */
+typedef struct pd_saved_row {
+  uint32_t pos; /* the row's position; UINT32_MAX: none */
+  uint32_t base_entry, group, dup, hash;
+  const char *own, *parent, *base, *full;
+} pd_saved_row;
+enum { PD_SAVED_ROWS = 256 }; /* rows saved, by position modulo this */
+
 typedef struct pd_object_names {
   uint32_t own_generation;  /* name[] checked for this decode when == the
                              * snapshot's generation */
@@ -54,6 +64,7 @@ typedef struct pd_object_names {
   uint32_t *changed;  /* instances whose full name pass 1 set anew */
   uint32_t changed_count;
   uint32_t index_count, index_cap; /* what the chains were built for */
+  pd_saved_row *saved;             /* the last build's rows a build overwrote */
   uint32_t cap;          /* capacity of the arrays below (instances) */
   const char **name;     /* own name, UTF-8 */
   uint32_t *own_len;     /* strlen of name[i] */
@@ -61,7 +72,6 @@ typedef struct pd_object_names {
   uint8_t *own_has_hash; /* name[i] has a '#' */
   const char **full;     /* PDH full name: parent/name#n */
   const char **base;     /* full name without "#n": parent/name */
-  uint32_t *base_hash;   /* folded hash of base[i] */
   uint32_t *hash;        /* folded hash of full[i] */
   uint32_t *next;        /* hash chain, UINT32_MAX ends */
   uint32_t *bucket;      /* bucket heads */
