@@ -417,24 +417,31 @@ static bool older_names(pd_snapshot *older, const pd_object *old,
   return old->instance_count == 0 || *on != NULL;
 }
 
-/* pd_identity_by_name with older's names (on) looked up. */
+/* pd_identity_by_name with older's names (on) looked up; *shift: where
+ * the last instance looked up was found, relative to it (instances that
+ * moved together are found there without a lookup). */
 static inline __attribute__((always_inline)) void
 by_name(pd_snapshot *older, const pd_object *old, const pd_object_names *on,
-        const pd_object_names *names, uint32_t i, int32_t *pair) {
+        const pd_object_names *names, uint32_t i, int64_t *shift,
+        int32_t *pair) {
   const char *full = names->full[i];
-  /* The same name at the same position, the usual case: with older's full
-   * names distinct it is the only one of that name. */
-  if (on != NULL && i < old->instance_count && on->distinct &&
-      on->hash[i] == names->hash[i] &&
-      (strcmp(on->full[i], full) == 0 ||
-       pd_name_casecmp(on->full[i], full) == 0)) {
-    *pair = (int32_t)i;
+  /* The same name at the same position (or shifted as the last), the
+   * usual case: with older's full names distinct it is the only one of
+   * that name. */
+  int64_t j = (int64_t)i + *shift;
+  if (on != NULL && on->distinct && j >= 0 && j < old->instance_count &&
+      on->hash[j] == names->hash[i] &&
+      (strcmp(on->full[j], full) == 0 ||
+       pd_name_casecmp(on->full[j], full) == 0)) {
+    *pair = (int32_t)j;
     return;
   }
   int64_t at = on == NULL
                    ? -1
                    : pd_find_instance_hashed(older, old, full, names->hash[i]);
   *pair = at >= 0 && at <= INT32_MAX ? (int32_t)at : PD_PAIR_NONE;
+  if (*pair >= 0)
+    *shift = at - (int64_t)i;
 }
 
 pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
@@ -443,7 +450,8 @@ pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
   const pd_object_names *on;
   if (!older_names(older, old, &on))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-  by_name(older, old, on, names, i, pair);
+  int64_t shift = 0;
+  by_name(older, old, on, names, i, &shift, pair);
   return PD_OK;
 }
 
@@ -463,9 +471,10 @@ pd_status pd_identity_pairs_resolved(pd_identity *id, pd_pair_by pair_by,
   if (!older_names(older, old, &on))
     return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   int32_t *p = *pair;
+  int64_t shift = 0;
   for (uint32_t i = 0; i < obj->instance_count; i++)
     if (p[i] == PD_PAIR_BY_NAME)
-      by_name(older, old, on, names, i, &p[i]);
+      by_name(older, old, on, names, i, &shift, &p[i]);
   *done = 1;
   return PD_OK;
 }

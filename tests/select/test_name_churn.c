@@ -190,8 +190,11 @@ static void model_names(const model *m, names *out) {
 }
 
 /* The counter's raw value for full name f in interval k: from f's folded
- * hash, advancing by a step of its own; paired with the older sample of
- * the same name, the DELTA is exactly the step. */
+ * hash, advancing by a step of its own, plus 1,000 for each earlier
+ * instance of the same full name in the sample (names with a '#' of their
+ * own can repeat one); paired with the older sample's first of that name,
+ * the DELTA is exactly the step plus 1,000 per earlier one now, and
+ * paired with any other it is not. */
 static uint32_t hash_of(const char *f) {
   uint32_t h = 2166136261u;
   for (; *f; f++)
@@ -201,8 +204,17 @@ static uint32_t hash_of(const char *f) {
 static uint32_t step_of(const char *f) {
   return 1 + hash_of(f) % 97;
 }
-static uint32_t raw_of(const char *f, int k) {
-  return hash_of(f) % 4000 * 1000000u + (uint32_t)k * step_of(f);
+static uint32_t raw_of(const char *f, int k, int earlier) {
+  return hash_of(f) % 4000 * 1000000u + (uint32_t)earlier * 1000 +
+         (uint32_t)k * step_of(f);
+}
+
+/* Instances before i in full[] with the same full name. */
+static int earlier_same(const char (*full)[FULL], int i) {
+  int e = 0;
+  for (int j = 0; j < i; j++)
+    e += same_folded(full[j], full[i]);
+  return e;
 }
 
 static uint8_t *build(const model *m, const names *nm, int k, size_t *len) {
@@ -213,13 +225,14 @@ static uint8_t *build(const model *m, const names *nm, int k, size_t *len) {
   uint32_t pc = enc_add_counter(po, DELTA, PD_COUNTER_DELTA);
   for (int p = 0; p < m->np; p++)
     enc_set_value(po, enc_add_instance(po, m->proc[p]), pc,
-                  raw_of(nm->proc[p], k));
+                  raw_of(nm->proc[p], k, earlier_same(nm->proc, p)));
   enc_object *to = enc_add_object(b, THREAD, ENC_MULTI_INSTANCE);
   uint32_t tc = enc_add_counter(to, DELTA, PD_COUNTER_DELTA);
   for (int t = 0; t < m->nt; t++) {
     uint32_t in = enc_add_instance(to, m->thread[t]);
     enc_instance_set_parent(to, in, PROCESS, (uint32_t)m->parent[t]);
-    enc_set_value(to, in, tc, raw_of(nm->thread[t], k));
+    enc_set_value(to, in, tc,
+                  raw_of(nm->thread[t], k, earlier_same(nm->thread, t)));
   }
   uint8_t *blob = enc_build(b, len);
   enc_free(b);
@@ -283,12 +296,22 @@ static bool pairs_right(const pd_result *r, size_t count, const names *now,
   for (size_t i = 0; i < count; i++) {
     bool thread = r[i].object_index == THREAD;
     const char *f = r[i].instance ? r[i].instance : "(null)";
+    /* Results: the threads' path first, each object in blob order. */
+    int at = thread ? (int)i : (int)i - now->nt;
+    if (thread != (i < (size_t)now->nt) ||
+        strcmp(f, thread ? now->thread[at] : now->proc[at]) != 0) {
+      snprintf(why, whylen, "result %zu is \"%s\"", i, f);
+      return false;
+    }
     bool paired = k > 0 && was_there(older, thread, f);
     pd_value_status want = paired ? PD_VALUE_OK : PD_VALUE_FIRST_SAMPLE;
-    if (r[i].status != want || (paired && r[i].value != (double)step_of(f))) {
+    uint32_t delta =
+        step_of(f) +
+        1000u * (uint32_t)earlier_same(thread ? now->thread : now->proc, at);
+    if (r[i].status != want || (paired && r[i].value != (double)delta)) {
       snprintf(why, whylen, "%s \"%s\": status %d value %g, want %d %u",
                thread ? "thread" : "process", f, (int)r[i].status, r[i].value,
-               (int)want, paired ? step_of(f) : 0);
+               (int)want, paired ? delta : 0);
       return false;
     }
   }
