@@ -7,9 +7,10 @@
 #       fresh seeds; the new inputs are merged, minimized, into
 #       $top_srcdir/tests/fuzz/corpus/TARGET and every finding is copied to
 #       $top_srcdir/tests/fuzz/regressions/TARGET (never thrown away)
-#   fuzz.sh smoke 0 0 TARGET...
-#       a short run of each from a copy of its committed corpus (CI); the
-#       tree is not modified, findings stay in $FUZZ_WORK/smoke
+#   fuzz.sh smoke 0 JOBS TARGET...
+#       a short run of each from a copy of its committed corpus (CI), JOBS
+#       targets at a time; the tree is not modified, findings stay in
+#       $FUZZ_WORK/smoke
 # One line per target: executions, time, corpus files and bytes, findings.
 # Run from the build directory (the fuzzers are tests/fuzz/fuzz_TARGET, the
 # seeds $FUZZ_WORK/seeds/TARGET from make fuzz-seeds). Exit 1 on a finding.
@@ -50,9 +51,11 @@ execs() {
   echo "${n:-0}"
 }
 
-status=0
-total_findings=0
-for t in "$@"; do
+# one TARGET: run it, print its line (and its findings), and leave
+# "FINDINGS MERGE-FAILED" in $work/$mode/TARGET.result.
+one() {
+  t=$1
+  merge_failed=0
   bin=tests/fuzz/fuzz_$t
   corpus=$src/corpus/$t
   seeds=$work/seeds/$t
@@ -92,7 +95,7 @@ for t in "$@"; do
       cp "$w/merged"/* "$corpus/"
     else
       echo "fuzz-long: $t: merge failed, corpus left as it was ($w/merge.log)" >&2
-      status=1
+      merge_failed=1
     fi
     cdir=$corpus
   fi
@@ -109,11 +112,44 @@ for t in "$@"; do
     "$mode" "$t" "$(execs "$w/log")" "$elapsed" "$(count_files "$cdir")" \
     "$(count_bytes "$cdir")" "$findings"
   if [ "$findings" -gt 0 ]; then
-    status=1
-    total_findings=$((total_findings + findings))
     find "$w/artifacts" -type f | sed 's/^/    /'
     grep -aE 'ERROR: |runtime error|SUMMARY' "$w/log" | head -5 | sed 's/^/    /'
   fi
+  mkdir -p "$work/$mode"
+  echo "$findings $merge_failed" >"$work/$mode/$t.result"
+}
+
+# Smoke: JOBS targets at a time (a libFuzzer run without -fork is one
+# process on one core; each target still runs its seconds), the lines in
+# the targets' order. Long: one target after another (each forks JOBS).
+targets=$*
+for t in $targets; do rm -f "$work/$mode/$t.result"; done
+if [ "$mode" = smoke ] && [ "$jobs" -gt 1 ]; then
+  mkdir -p "$work/smoke"
+  while [ $# -gt 0 ]; do
+    wave=
+    i=0
+    while [ $# -gt 0 ] && [ "$i" -lt "$jobs" ]; do
+      one "$1" >"$work/smoke/$1.out" 2>&1 &
+      wave="$wave $1"
+      i=$((i + 1))
+      shift
+    done
+    wait
+    for t in $wave; do cat "$work/smoke/$t.out"; done
+  done
+else
+  for t in $targets; do one "$t"; done
+fi
+status=0
+total_findings=0
+for t in $targets; do
+  f=1 m=0 # no result: the run died, a finding
+  [ -f "$work/$mode/$t.result" ] && read -r f m <"$work/$mode/$t.result"
+  [ "$f" -eq 0 ] && [ "$m" -eq 0 ] || status=1
+  total_findings=$((total_findings + f))
 done
-echo "fuzz-$mode: $# targets, $total_findings findings"
+n=0
+for t in $targets; do n=$((n + 1)); done
+echo "fuzz-$mode: $n targets, $total_findings findings"
 exit $status
