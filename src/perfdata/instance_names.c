@@ -196,20 +196,6 @@ static bool same_as_built(pd_object_names *n, const pd_snapshot *snap,
          signature_same(n, snap, obj);
 }
 
-/* 64-bit hash of a name's raw bytes (the own-name memo's key). */
-static uint64_t raw_hash(const uint8_t *p, size_t len) {
-  uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
-  for (; len >= 8; len -= 8, p += 8) {
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-    h ^= h >> 32;
-  }
-  w = 0;
-  memcpy(&w, p, len);
-  h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-  return h ^ (h >> 29);
-}
-
 /* Instance in's own name from the memo, converted and added when new. */
 static const pd_memo_entry *own_entry(pd_snapshot *snap, pd_object_names *n,
                                       const pd_object *obj,
@@ -217,7 +203,7 @@ static const pd_memo_entry *own_entry(pd_snapshot *snap, pd_object_names *n,
   const uint8_t *raw = snap->bytes.data + in->name_offset;
   uint32_t len = in->name_bytes;
   /* Unnamed: the unique id (format.md 1.4), flagged apart from any bytes. */
-  uint64_t key[3] = {len ? raw_hash(raw, len) : 0, len,
+  uint64_t key[3] = {len ? pd_hash_bytes(raw, len) : 0, len,
                      len ? 0 : (uint64_t)(uint32_t)in->unique_id | 1ull << 32};
   pd_memo_entry *e = pd_memo_find(&n->own_memo, key, raw, len);
   if (e != NULL)

@@ -74,33 +74,46 @@ pd_memo_entry *pd_memo_find(pd_name_memo *m, const uint64_t key[3],
   return NULL;
 }
 
-/* Room for one more entry: slots at most half full. */
-static bool make_room(pd_name_memo *m) {
-  if (!pd_grow((void **)&m->entries, &m->cap, m->count + 1, sizeof *m->entries))
-    return false;
-  if ((uint64_t)(m->count + 1) * 2 <= m->slot_cap)
+/* Put value (an index + 1) in the first free slot from hash h on. */
+static void place(uint32_t *slots, uint32_t cap, uint32_t h, uint32_t value) {
+  uint32_t s = h & (cap - 1);
+  while (slots[s] != 0)
+    s = (s + 1) & (cap - 1);
+  slots[s] = value;
+}
+
+/* Slots at most half full for `need` items: when not, twice as many,
+ * refilled from the n items there are (item i's hash: the uint32_t at
+ * hashes + i * stride bytes). False when out of memory. */
+static bool slot_room(uint32_t **slots, uint32_t *cap, size_t need, size_t n,
+                      const void *hashes, size_t stride) {
+  if ((uint64_t)need * 2 <= *cap)
     return true;
-  uint32_t cap = m->slot_cap ? m->slot_cap * 2 : 64;
-  if (cap == 0 || cap > (1u << 30))
+  uint32_t c = *cap ? *cap * 2 : 64;
+  if (c > (1u << 30))
     return false;
-  uint32_t *slots = calloc(cap, sizeof *slots);
-  if (slots == NULL)
+  uint32_t *s = calloc(c, sizeof *s);
+  if (s == NULL)
     return false;
-  for (size_t i = 0; i < m->count; i++) {
-    uint32_t s = key_hash(m->entries[i].key) & (cap - 1);
-    while (slots[s] != 0)
-      s = (s + 1) & (cap - 1);
-    slots[s] = (uint32_t)i + 1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t h;
+    memcpy(&h, (const char *)hashes + i * stride, sizeof h);
+    place(s, c, h, (uint32_t)i + 1);
   }
-  free(m->slots);
-  m->slots = slots;
-  m->slot_cap = cap;
+  free(*slots);
+  *slots = s;
+  *cap = c;
   return true;
 }
 
 pd_memo_entry *pd_memo_add(pd_name_memo *m, const uint64_t key[3],
                            const uint8_t *raw, uint32_t raw_len) {
-  if (m->count >= UINT32_MAX - 1 || !make_room(m))
+  if (m->count >= UINT32_MAX - 1 ||
+      !pd_grow((void **)&m->entries, &m->cap, m->count + 1,
+               sizeof *m->entries) ||
+      !slot_room(&m->slots, &m->slot_cap, m->count + 1, m->count,
+                 m->count ? (const void *)&m->entries->slot_hash : NULL,
+                 sizeof *m->entries))
     return NULL;
   const uint8_t *copy = NULL;
   if (raw_len > 0) {
@@ -110,13 +123,12 @@ pd_memo_entry *pd_memo_add(pd_name_memo *m, const uint64_t key[3],
     memcpy(p, raw, raw_len);
     copy = (const uint8_t *)p;
   }
-  uint32_t mask = m->slot_cap - 1, s = key_hash(key) & mask;
-  while (m->slots[s] != 0)
-    s = (s + 1) & mask;
-  m->slots[s] = (uint32_t)m->count + 1;
+  uint32_t h = key_hash(key);
+  place(m->slots, m->slot_cap, h, (uint32_t)m->count + 1);
   pd_memo_entry *e = &m->entries[m->count++];
   memset(e, 0, sizeof *e);
   memcpy(e->key, key, sizeof e->key);
+  e->slot_hash = h;
   e->raw = copy;
   e->raw_len = raw_len;
   return e;
@@ -142,24 +154,8 @@ static bool group_room(pd_name_memo *m) {
       return false;
     m->group_cap = c;
   }
-  if ((uint64_t)need * 2 <= m->group_slot_cap)
-    return true;
-  uint32_t sc = m->group_slot_cap ? m->group_slot_cap * 2 : 64;
-  if (sc == 0 || sc > (1u << 30))
-    return false;
-  uint32_t *slots = calloc(sc, sizeof *slots);
-  if (slots == NULL)
-    return false;
-  for (size_t g = 0; g < m->groups; g++) {
-    uint32_t s = m->group_hash[g] & (sc - 1);
-    while (slots[s] != 0)
-      s = (s + 1) & (sc - 1);
-    slots[s] = (uint32_t)g + 1;
-  }
-  free(m->group_slots);
-  m->group_slots = slots;
-  m->group_slot_cap = sc;
-  return true;
+  return slot_room(&m->group_slots, &m->group_slot_cap, need, m->groups,
+                   m->group_hash, sizeof *m->group_hash);
 }
 
 uint32_t pd_memo_group(pd_name_memo *m, const char *text, uint32_t fold_hash) {
@@ -176,11 +172,8 @@ uint32_t pd_memo_group(pd_name_memo *m, const char *text, uint32_t fold_hash) {
   }
   if (m->groups >= INT32_MAX || !group_room(m)) /* bit 31 is the caller's */
     return UINT32_MAX;
-  uint32_t g = (uint32_t)m->groups++, mask = m->group_slot_cap - 1;
-  uint32_t s = fold_hash & mask;
-  while (m->group_slots[s] != 0)
-    s = (s + 1) & mask;
-  m->group_slots[s] = g + 1;
+  uint32_t g = (uint32_t)m->groups++;
+  place(m->group_slots, m->group_slot_cap, fold_hash, g + 1);
   m->group_text[g] = text;
   m->group_hash[g] = fold_hash;
   m->group_stamp[g] = 0;

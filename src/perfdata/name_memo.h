@@ -27,6 +27,7 @@
 /* One remembered name: its key, its text and what builds read of it. */
 typedef struct pd_memo_entry {
   uint64_t key[3];
+  uint32_t slot_hash; /* of key: where its slot is */
   const uint8_t *raw; /* the key's bytes, compared (NULL: none) */
   const char *text;   /* UTF-8, NUL-terminated */
   uint32_t len;       /* strlen(text) */

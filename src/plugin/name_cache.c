@@ -3,28 +3,15 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "name_cache.h"
+#include "perfdata.h"
 #include "wp_grow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 uint64_t wp_name_cache_hash(const void *key, size_t len) {
-  /* Eight bytes at a time: keys are 40 to 100 bytes, hashed once a value. */
-  const unsigned char *p = key;
-  uint64_t h = 0x9E3779B97F4A7C15u ^ len;
-  while (len >= 8) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-    h ^= h >> 32;
-    p += 8;
-    len -= 8;
-  }
-  uint64_t w = 0;
-  memcpy(&w, p, len);
-  h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-  h ^= h >> 29;
-  return h != 0 ? h : 1;
+  uint64_t h = pd_hash_bytes(key, len); /* keys: 40 to 100 bytes */
+  return h != 0 ? h : 1;                /* 0 marks an empty slot */
 }
 
 /* Place s in slots (no growth, no duplicate check); where it went. */
