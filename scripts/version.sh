@@ -5,8 +5,8 @@
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 #
 #   scripts/version.sh                prints VERSION=, SOURCE_DATE_EPOCH=,
-#                                     COMMIT= and MSI_VERSION= (shell
-#                                     assignments, for eval)
+#                                     COMMIT=, DIRTY= and MSI_VERSION=
+#                                     (shell assignments, for eval)
 #   scripts/version.sh --stamp DIR    writes them into DIR (a copy of this
 #                                     tree): configure.ac's AC_INIT, a
 #                                     debian/changelog entry, scripts/release-info
@@ -16,8 +16,11 @@
 #      on it gives X.Y.Z, else X.Y.Z~gitYYYYMMDD.HHMMSS.SHORTSHA (the commit
 #      time, UTC), X.Y.Z being configure.ac's version, or the newest
 #      reachable tag's with its last number plus one when that tag is not
-#      older; ".dirty" is appended when tracked files differ from the commit
-#      or untracked ones are not ignored. SOURCE_DATE_EPOCH: the commit time.
+#      older. SOURCE_DATE_EPOCH: the commit time. DIRTY=yes when tracked
+#      files differ from the commit or untracked ones are not ignored (the
+#      version stays the commit's: a marker would make the .debs' file names
+#      longer than lintian allows; scripts/release.sh refuses such a tree
+#      unless --allow-dirty).
 #   2. scripts/release-info stamped by --stamp (a release tarball): as stamped.
 #   3. scripts/release-info filled in by `git archive` (export-subst,
 #      .gitattributes): as in 1 from its commit, time and tag names (no
@@ -72,6 +75,7 @@ tag_version() {
 }
 
 commit=""
+dirty=no
 if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
   need git
   commit=$(git -C "$top" rev-parse HEAD)
@@ -82,10 +86,9 @@ if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
     if [ -n "$last" ] && dpkg --compare-versions "$last" ge "$base"; then
       base=${last%.*}.$((${last##*.} + 1))
     fi
-    dirty=""
-    [ -z "$(git -C "$top" status --porcelain 2>/dev/null)" ] || dirty=.dirty
-    version=$(snapshot "$epoch" git ".$(git -C "$top" rev-parse --short=7 HEAD)$dirty")
+    version=$(snapshot "$epoch" git ".$(git -C "$top" rev-parse --short=7 HEAD)")
   fi
+  [ -z "$(git -C "$top" status --porcelain 2>/dev/null)" ] || dirty=yes
 elif [ -n "$(info_get version)" ]; then
   version=$(info_get version)
   epoch=$(info_get epoch)
@@ -111,7 +114,8 @@ msi=${msi%%[!0-9.]*}
 [ "$msi" = "$version" ] || msi=$msi.$(((epoch - 946684800) / 86400))
 
 if [ -z "$stamp_dir" ]; then
-  printf 'VERSION=%s\nSOURCE_DATE_EPOCH=%s\nCOMMIT=%s\nMSI_VERSION=%s\n' "$version" "$epoch" "$commit" "$msi"
+  printf 'VERSION=%s\nSOURCE_DATE_EPOCH=%s\nCOMMIT=%s\nDIRTY=%s\nMSI_VERSION=%s\n' \
+    "$version" "$epoch" "$commit" "$dirty" "$msi"
   exit 0
 fi
 
@@ -123,6 +127,8 @@ cl=$stamp_dir/debian/changelog
 if [ "$(dpkg-parsechangelog -l "$cl" -S Version)" != "$version" ]; then
   maint=$(dpkg-parsechangelog -l "$cl" -S Maintainer)
   what="Snapshot of commit ${commit:-(none: not built from a git checkout)}."
+  [ "$dirty" = no ] || what="Snapshot of commit $commit,
+    with uncommitted changes."
   [ "${version%%~*}" = "$version" ] && what="Release $version (commit ${commit:-unknown})."
   {
     printf 'collectd-winperf (%s) unstable; urgency=medium\n\n' "$version"

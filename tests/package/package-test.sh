@@ -49,23 +49,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
-version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version 2>/dev/null)
+# The version every artifact of this commit carries (scripts/version.sh), so
+# these .debs are the ones scripts/release.sh builds from the same commit.
+version=$("$top/scripts/version.sh" | sed -n 's/^VERSION=//p')
 arch=$(dpkg --print-architecture)
 src="$work/collectd-winperf-$version"
 deb_base="$work/collectd-winperf_${version}_$arch.deb"
 deb_remote="$work/collectd-winperf-remote_${version}_$arch.deb"
 
 # --------------------------------------------------------------- build
-# The clean copy: what git tracks plus new files git does not ignore, as they
-# are in the working tree; no build directory, no generated configure.
-mkdir -p "$src"
-(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-  while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
-  tar -c --null -T - -f -) | tar -x -C "$src"
-files=$(find "$src" -type f | wc -l)
-[ -n "$version" ] && [ -f "$src/configure.ac" ] && [ -f "$src/debian/rules" ] &&
+# The clean copy (scripts/source-copy.sh): what git tracks plus new files git
+# does not ignore, as they are in the working tree; no build directory, no
+# generated configure; stamped with the version.
+"$top/scripts/source-copy.sh" "$src" >"$work/copy.log" 2>&1 &&
+  [ "$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)" = "$version" ] &&
+  [ -n "$version" ] && [ -f "$src/configure.ac" ] && [ -f "$src/debian/rules" ] &&
   [ ! -e "$src/configure" ] && [ ! -e "$src/build" ]
-ok $? "clean copy of the tree ($files files, version ${version:-?}) in $src"
+status=$?
+[ "$status" -eq 0 ] || diag <"$work/copy.log"
+ok "$status" "clean copy of the tree ($(find "$src" -type f | wc -l) files) in $src, stamped with version ${version:-?}"
 
 (cd "$src" && dpkg-buildpackage -us -uc -b) >"$work/build.log" 2>&1
 status=$?

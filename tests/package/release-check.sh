@@ -1,0 +1,3 @@
+#!/bin/bash
+# placeholder, replaced below in this branch
+exit 1
