@@ -49,6 +49,7 @@ NEED_FAIL=need_fail_die
 # shellcheck source-path=SCRIPTDIR source=../tests/lib/need.sh
 . "$TOP/tests/lib/need.sh"
 need x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump x86_64-w64-mingw32-ar \
+  x86_64-w64-mingw32-windmc x86_64-w64-mingw32-windres \
   gnulib-tool autoreconf automake libtoolize pkg-config flex bison make patch python3
 
 # ------------------------------------------------------------ 1. sources
@@ -171,6 +172,13 @@ fi
 
 # ----------------------------------------------------------- 5. collectd
 CD=$B/collectd
+# .patched holds the checksums of the patches applied: another set of
+# patches (one added or changed) unpacks collectd anew.
+patch_sums=$(cat "$HERE"/patches/*.patch | sha256sum | cut -d' ' -f1)
+if [ -f "$CD/.patched" ] && [ "$(cat "$CD/.patched")" != "$patch_sums" ]; then
+  log "collectd: the patches changed since it was unpacked: anew"
+  rm -rf "$CD"
+fi
 if [ ! -f "$CD/.patched" ]; then
   log "collectd: unpack and patch"
   rm -rf "$CD"
@@ -180,14 +188,29 @@ if [ ! -f "$CD/.patched" ]; then
     [ -f "$p" ] || continue
     patch -d "$CD" -p1 <"$p" >>"$B/patch.log" 2>&1 || die "patch $(basename "$p") failed: see $B/patch.log"
   done
-  touch "$CD/.patched"
+  echo "$patch_sums" >"$CD/.patched"
 fi
 # collectd.exe's Windows main is the project's own (windows/service/: the
 # console program plus the Windows service), copied over collectd's
-# cmd_windows.c, and again whenever it changes (make then relinks).
-SVC=$HERE/service/collectd-service.c
-if ! cmp -s "$SVC" "$CD/src/daemon/cmd_windows.c"; then
-  cp "$SVC" "$CD/src/daemon/cmd_windows.c"
+# cmd_windows.c, its parts (svc_*.c, svc.h, which it includes) and the
+# Event Log message IDs (svc_messages.h, from messages.mc by windmc) next
+# to it, again whenever one changes (make then relinks).
+MC=$B/messages
+mkdir -p "$MC"
+if [ ! -f "$MC/messages.h" ] || [ "$HERE/service/messages.mc" -nt "$MC/messages.h" ]; then
+  $HOST-windmc -h "$MC" -r "$MC" "$HERE/service/messages.mc" >"$B/windmc.log" 2>&1 ||
+    die "windmc failed: see $B/windmc.log"
+fi
+svc_changed=no
+cmp -s "$HERE/service/collectd-service.c" "$CD/src/daemon/cmd_windows.c" || svc_changed=yes
+for f in "$HERE"/service/svc*.[ch]; do
+  cmp -s "$f" "$CD/src/daemon/$(basename "$f")" || svc_changed=yes
+done
+cmp -s "$MC/messages.h" "$CD/src/daemon/svc_messages.h" || svc_changed=yes
+if [ "$svc_changed" = yes ]; then
+  cp "$HERE/service/collectd-service.c" "$CD/src/daemon/cmd_windows.c"
+  cp "$HERE"/service/svc*.[ch] "$CD/src/daemon/"
+  cp "$MC/messages.h" "$CD/src/daemon/svc_messages.h"
   rm -f "$CD/.built"
 fi
 if [ ! -f "$CD/.built" ]; then
@@ -304,7 +327,13 @@ fi
 # gnulib provides on Windows (sys/wait.h, ...), so winperf.c is compiled
 # with gnulib's include directory and linked with libgnu, as collectd's own
 # plugins are.
+# The project build belongs to one source tree (scripts/release.sh builds a
+# release tarball's with the same BUILD_DIR): another tree starts it anew.
 P=$B/project
+if [ -f "$P/Makefile" ] && [ "$(cat "$P/.srcdir" 2>/dev/null)" != "$TOP" ]; then
+  log "project: configured for $(cat "$P/.srcdir" 2>/dev/null || echo another tree), now $TOP: anew"
+  rm -rf "$P"
+fi
 mkdir -p "$P"
 if [ ! -f "$P/Makefile" ]; then
   [ -x "$TOP/configure" ] || (cd "$TOP" && ./autogen.sh)
@@ -313,6 +342,7 @@ if [ ! -f "$P/Makefile" ]; then
     "$TOP/configure" --host=$HOST --enable-plugin \
     --with-collectd-include="$INC/collectd" CPPFLAGS="-I$INC") \
     >"$B/project-configure.log" 2>&1 || die "project configure failed: see $B/project-configure.log"
+  echo "$TOP" >"$P/.srcdir"
 fi
 # A Makefile.am/.inc changed since the last run: let make regenerate the
 # Makefile first, else mkvar would capture the regeneration's output.
@@ -356,6 +386,11 @@ cp "$P/.libs/winperf.dll" "$D/plugins/"
 if [ -f "$P/.libs/winperf.exe" ]; then cp "$P/.libs/winperf.exe" "$D/"; else cp "$P/winperf.exe" "$D/"; fi
 cp "$GNULIB_DIR/libgnu.dll" "$D/"
 cp "$CD/src/types.db" "$D/"
+# The Event Log's message file (EventMessageFile of the source "collectd"):
+# a DLL of resources only, the messages of windows/service/messages.mc.
+$HOST-windres "$MC/messages.rc" -o "$MC/messages.o" &&
+  $CC -shared -nostdlib -Wl,--entry=0 -o "$D/collectd-events.dll" "$MC/messages.o" ||
+  die "collectd-events.dll failed"
 SYSROOT_DLLS="/usr/$HOST/lib /usr/lib/gcc/$HOST/$($CC -dumpversion | cut -d. -f1)-win32 /usr/lib/gcc/$HOST/$($CC -dumpversion)"
 imports() { $HOST-objdump -p "$1" | sed -n 's/^\s*DLL Name: //p'; }
 changed=1

@@ -12,22 +12,24 @@
 #     Permanent|NeverOverwrite bits, the service (ServiceInstall: automatic,
 #     LocalSystem; ServiceControl), the recovery actions Wine cannot show
 #     (MsiServiceConfigFailureActions, MsiConfigureServices between
-#     InstallServices and StartServices), the public properties and their
-#     registry values, SecureCustomProperties; extracted files identical to
-#     the built ones;
+#     InstallServices and StartServices), the public properties' defaults
+#     (custom actions, so that a given property can be told from a default)
+#     and their registry values, SecureCustomProperties, the Event Log
+#     source; extracted files identical to the built ones;
 #   - a fresh prefix with the test performance provider, a real carbon and
 #     a real InfluxDB: `wine msiexec /i ... /qn GRAPHITE_HOST=127.0.0.1
 #     GRAPHITE_PORT=P INFLUXDB_HOST=127.0.0.1 INFLUXDB_PORT=Q INTERVAL=1
 #     COUNTERS_FILE=<numeric list>`; the service is RUNNING without this
-#     test starting any collectd.exe, wrote the first configuration from the
-#     properties, and the provider's values arrive in carbon and InfluxDB
+#     test starting any collectd.exe, generated collectd.conf from the
+#     properties (first line: the service's marker), and the provider's
+#     values arrive in carbon and InfluxDB
 #     (exact on the provider's clock, median within 1 % on Wine's clocks);
 #   - `wine net stop collectd`: STOPPED, collectd's shutdown in the log, no
 #     collectd.exe left;
-#   - the user edits collectd.conf (Interval 10, Hostname, write_graphite
-#     flushed only every hour) and winperf.yaml; the higher version is
-#     installed over it: both files kept, the service RUNNING again on the
-#     edited configuration; `net stop` at Interval 10 takes under 5 s and the
+#   - the user edits collectd.conf (its first line deleted, so it is the
+#     user's; Interval 10, Hostname, write_graphite flushed only every hour)
+#     and winperf.yaml; the higher version is installed over it: both files
+#     kept, the service RUNNING again on the edited configuration; `net stop` at Interval 10 takes under 5 s and the
 #     values queued before it reach carbon and InfluxDB (flushed at stop);
 #   - a configuration error: the service stops with exit code 1 and the
 #     reason is in collectd.log;
@@ -72,7 +74,7 @@ table() { # table NAME: the rows of an exported table (no header lines)
 files=$(table File | awk -F'\t' '{ print $3 }' | sed 's/.*|//' | sort | tr '\n' ' ')
 want=""
 for f in collectd.exe libgnu.dll libwinpthread-1.dll types.db winperf.exe README.txt \
-  collectd.conf.template winperf.yaml.default winperf.dll logfile.dll \
+  collectd-events.dll collectd.conf.template winperf.yaml.default winperf.dll logfile.dll \
   write_graphite.dll network.dll csv.dll winperf.yaml; do
   case " $files " in *" $f "*) ;; *) want="$want $f" ;; esac
 done
@@ -106,19 +108,35 @@ seq=$(table InstallExecuteSequence | awk -F'\t' '$1 ~ /^(InstallServices|MsiConf
   sort -n | awk '{ print $2 }' | tr '\n' ' ')
 e2e_is "$seq" "InstallServices MsiConfigureServices StartServices " \
   "InstallExecuteSequence: MsiConfigureServices between InstallServices and StartServices"
-props=$(table Property | awk -F'\t' '$1 ~ /^(GRAPHITE_HOST|GRAPHITE_PORT|INFLUXDB_HOST|INFLUXDB_PORT|INTERVAL|COUNTERS_FILE)$/ { print $1 "=" $2 }' |
-  sort | tr '\n' ' ')
-e2e_is "$props" "GRAPHITE_HOST=localhost GRAPHITE_PORT=2003 INFLUXDB_PORT=25826 INTERVAL=10 " \
-  "Property: defaults GRAPHITE_HOST localhost, GRAPHITE_PORT 2003, INFLUXDB_PORT 25826, INTERVAL 10 (INFLUXDB_HOST, COUNTERS_FILE unset)"
+props=$(table Property | awk -F'\t' '$1 ~ /^(GRAPHITE_|INFLUXDB_|INTERVAL|HOSTNAME|COUNTERS_FILE|CONFIG_FILE)/ { print $1 }' | tr '\n' ' ')
+e2e_is "$props" "" "Property: no setting has a value there (a given property must be told from a default)"
+defaults=$(table CustomAction | awk -F'\t' '$1 ~ /^Default/ { print $3 "=" $4 }' | sort | tr '\n' ' ')
+e2e_is "$defaults" "GRAPHITE_HOST=localhost GRAPHITE_PORT=2003 GRAPHITE_PREFIX=collectd. INFLUXDB_PORT=25826 INTERVAL=10 " \
+  "defaults set by custom actions: GRAPHITE_HOST localhost, GRAPHITE_PORT 2003, GRAPHITE_PREFIX collectd., INFLUXDB_PORT 25826, INTERVAL 10"
+order=$(table InstallExecuteSequence | awk -F'\t' '$1 ~ /^(GivenINTERVAL|AppSearch|StoredINTERVAL|DefaultINTERVAL)$/ { print $3, $1 }' |
+  sort -n | awk '{ print $2 }' | tr '\n' ' ')
+e2e_is "$order" "GivenINTERVAL AppSearch StoredINTERVAL DefaultINTERVAL " \
+  "a given property is saved before AppSearch reads the stored one, which applies only when none was given, then the default"
 secure=$(table Property | awk -F'\t' '$1 == "SecureCustomProperties" { print $2 }')
 missing=""
-for p in GRAPHITE_HOST GRAPHITE_PORT INFLUXDB_HOST INFLUXDB_PORT INTERVAL COUNTERS_FILE; do
+for p in GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX INFLUXDB_HOST INFLUXDB_PORT INTERVAL HOSTNAME \
+  COUNTERS_FILE CONFIG_FILE PURGE; do
   case ";$secure;" in *";$p;"*) ;; *) missing="$missing $p" ;; esac
 done
-e2e_is "$missing" "" "SecureCustomProperties lists the six public properties"
+e2e_is "$missing" "" "SecureCustomProperties lists the ten public properties"
 regs=$(table Registry | awk -F'\t' '$2 == 2 && $3 == "SOFTWARE\\collectd-winperf" && $5 == "[" $4 "]" { print $4 }' | sort | tr '\n' ' ')
-e2e_is "$regs" "COUNTERS_FILE GRAPHITE_HOST GRAPHITE_PORT INFLUXDB_HOST INFLUXDB_PORT INTERVAL " \
-  "Registry: each property stored under HKLM\\SOFTWARE\\collectd-winperf for the service"
+e2e_is "$regs" "GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX HOSTNAME INFLUXDB_HOST INFLUXDB_PORT INTERVAL " \
+  "Registry: each setting stored under HKLM\\SOFTWARE\\collectd-winperf for the service"
+search=$(table RegLocator | awk -F'\t' '$3 == "SOFTWARE\\collectd-winperf" { print $4 }' | sort | tr '\n' ' ')
+e2e_is "$search" "$regs" "RegLocator: each stored setting is read back by AppSearch"
+attrs=$(table Component | awk -F'\t' '$1 == "Settings" { print $4 }')
+[ -n "$attrs" ] && [ $((attrs & 16)) -eq 16 ]
+e2e_ok $? "the stored settings' component is Permanent (Attributes $attrs): removal keeps them"
+ev=$(table Registry | awk -F'\t' '$3 == "SYSTEM\\CurrentControlSet\\Services\\EventLog\\Application\\collectd" { print $4 "=" $5 }' | sort | tr '\n' ' ')
+e2e_is "$ev" "EventMessageFile=[INSTALLDIR]collectd-events.dll TypesSupported=#7 " \
+  "the Event Log source collectd with collectd-events.dll as its message file"
+up=$(table Upgrade | awk -F'\t' '$7 == "WIX_UPGRADE_DETECTED" { print $5 }')
+e2e_is "$up" 513 "upgrade row: same version included (0x200) and features migrated (0x1)"
 
 mkdir -p "$E2E_DIR/x"
 msiextract -C "$E2E_DIR/x" "$MSI" >"$E2E_DIR/extract.txt" 2>&1
@@ -184,13 +202,14 @@ for line in 'Interval 1' '    Host "127.0.0.1"' "    Port \"$CARBON_PORT\"" 'Loa
     echo "missing: $line" | e2e_diag
   }
 done
-e2e_ok $ok "the service wrote the first collectd.conf from the properties (write_graphite, network towards InfluxDB)"
+head -1 "$PD/collectd.conf" | grep -q '^# Generated by the collectd service'
+e2e_ok $(( ok || $? )) "the service generated collectd.conf from the properties (marker line, write_graphite, network towards InfluxDB)"
 cmp -s "$PD/winperf.yaml" "$E2E_DIR/counters.yaml"
 e2e_ok $? "COUNTERS_FILE copied to C:\\ProgramData\\collectd\\winperf.yaml"
-log | grep -q 'collectd service: wrote the first configuration' &&
+log | grep -q 'collectd service: generated ' &&
   log | grep -q 'plugin "network" successfully loaded' &&
   log | grep -q 'collectd service: configuration read, running'
-e2e_ok $? "collectd.log: first configuration written, network loaded, running"
+e2e_ok $? "collectd.log: configuration generated, network loaded, running"
 
 # --------------------------------------------- values in carbon and InfluxDB
 # collectd's host name under Wine is the machine's: the one directory under
@@ -252,17 +271,18 @@ e2e_ok $? "stopped ${STOP_LOG}s after the stop request (log), net stop took ${ST
 log_since 'collectd service: stop requested' | e2e_diag
 
 # ---------------------------------------------------------------- upgrade
-# The user's edits: Interval 10, a host name, write_graphite flushed only
+# The user's edits: the first line (the service's marker) deleted, so the
+# file is the user's; Interval 10, a host name, write_graphite flushed only
 # every hour (so what reaches carbon after the stop below was flushed by
 # it), and a comment in the counter list.
-sed -i -e 's/^Interval 1\r\?$/Interval 10/' -e 's/^#Hostname "web01"/Hostname "edited"/' \
+sed -i -e '1d' -e 's/^Interval 1\r\?$/Interval 10/' -e 's/^Hostname ".*"/Hostname "edited"/' \
   -e 's/^  FlushInterval 1\r\?$/  FlushInterval 3600/' "$PD/collectd.conf"
 printf '# edited by the user\n' >>"$PD/winperf.yaml"
 cp "$PD/collectd.conf" "$E2E_DIR/user.conf"
 cp "$PD/winperf.yaml" "$E2E_DIR/user.yaml"
 grep -q '^Hostname "edited"' "$E2E_DIR/user.conf" && grep -q '^Interval 10' "$E2E_DIR/user.conf" &&
   grep -q '^  FlushInterval 3600' "$E2E_DIR/user.conf"
-e2e_ok $? "collectd.conf edited: Interval 10, Hostname \"edited\", FlushInterval 3600"
+e2e_ok $? "collectd.conf edited: marker line deleted, Interval 10, Hostname \"edited\", FlushInterval 3600"
 starts=$(log | grep -c 'collectd service: configuration read, running')
 
 timeout 600 wine msiexec /i "$(winpath "$MSI2")" /qn /l*v "$(winpath "$E2E_DIR/upgrade.log")" >/dev/null 2>&1
@@ -279,8 +299,10 @@ e2e_ok $? "sc query collectd: RUNNING after the upgrade"
 running_again() { [ "$(log | grep -c 'collectd service: configuration read, running')" -gt "$starts" ]; }
 e2e_wait_for 60 running_again
 e2e_ok $? "the upgrade started the service again"
-e2e_is "$(log | grep -c 'collectd service: wrote the first configuration')" 1 \
-  "the existing configuration won: no configuration written on the upgrade"
+e2e_is "$(log | grep -c 'collectd service: generated ')" 1 \
+  "the user's configuration won: nothing generated on the upgrade"
+log_since 'collectd service: starting' | grep -q 'does not start with the line the service writes: .* used as it is'
+e2e_ok $? "collectd.log (and the Event Log) say the user's configuration is used as it is"
 n=$(collectd_procs | grep -c -- '--service')
 e2e_is "$n" 1 "one collectd.exe (the service's)"
 
@@ -335,6 +357,8 @@ e2e_ok $? "no collectd.exe left"
 e2e_ok $? "C:\\Program Files\\collectd removed"
 cmp -s "$PD/collectd.conf" "$E2E_DIR/good.conf" && cmp -s "$PD/winperf.yaml" "$E2E_DIR/user.yaml" && [ -s "$LOG" ]
 e2e_ok $? "collectd.conf, winperf.yaml and collectd.log stay in C:\\ProgramData\\collectd"
+timeout 60 wine reg query 'HKLM\SOFTWARE\collectd-winperf' /v INTERVAL 2>/dev/null | tr -d '\r' | grep -q 'INTERVAL.*REG_SZ.*1$'
+e2e_ok $? "the stored settings stay too (HKLM\\SOFTWARE\\collectd-winperf INTERVAL 1)"
 n=$(timeout 60 wine reg query 'HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall' /s 2>/dev/null |
   tr -d '\r' | grep -c 'DisplayName.*collectd with winperf')
 e2e_is "$n" 0 "no 'collectd with winperf' in the uninstall list after removal"

@@ -9,21 +9,26 @@
  *  - it connects to the service control manager at once and reports
  *    START_PENDING, then RUNNING only once collectd has read its
  *    configuration and loaded its plugins;
- *  - stdout and stderr go to collectd.log next to the configuration file
- *    (C:\ProgramData\collectd\collectd.log), so a configuration error that
- *    keeps collectd from starting is in that log (the service then stops
- *    with a service-specific exit code);
+ *  - collectd's log goes through the service's own writer (svc_log.c):
+ *    collectd.log in the configuration's directory
+ *    (C:\ProgramData\collectd\collectd.log), rotated at 10 MiB with three
+ *    old files kept; stdout and stderr go to the same writer, so a
+ *    configuration error that keeps collectd from starting is there too
+ *    (the service then stops with a service-specific exit code); start,
+ *    stop, configuration problems and collectd's errors also go to the
+ *    Application Event Log (source "collectd");
  *  - stop and system shutdown wake collectd's main loop (patched in
  *    windows/patches/) and run collectd's own shutdown: read threads
  *    stopped, write queue drained, write plugins flushed; a watchdog ends
  *    the process if that has not finished after 4.5 s, so the service
  *    always stops within 5 s and leaves no collectd.exe behind;
- *  - when the configuration file does not exist, it writes it from the
- *    template collectd.conf.template next to collectd.exe and the values
- *    the MSI stored under HKLM\SOFTWARE\collectd-winperf (its public
- *    properties GRAPHITE_HOST, GRAPHITE_PORT, INFLUXDB_HOST, INFLUXDB_PORT,
- *    INTERVAL, COUNTERS_FILE), and copies COUNTERS_FILE to winperf.yaml.
- *    An existing configuration is never touched.
+ *  - at each start it generates the configuration file from the template
+ *    collectd.conf.template next to collectd.exe and the installer's
+ *    settings (svc_config.c), unless the file is an administrator's (its
+ *    first line is not the service's marker): that one is used as it is.
+ *
+ * `collectd.exe --setup ...` is what the MSI runs at install and removal
+ * (svc_setup.c).
  *
  * In a console, Ctrl+C, Ctrl+Break and closing the window stop collectd
  * the same clean way. */
@@ -31,19 +36,19 @@
 #include "cmd.h"
 #include "plugin.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <fcntl.h>
-#include <io.h>
-#include <sys/stat.h>
 #include <windows.h>
 
-#define SERVICE_NAME "collectd"
-#define SETUP_KEY "SOFTWARE\\collectd-winperf"
-#define TEMPLATE_NAME "collectd.conf.template"
+/* The service's parts (svc.h says why they are included here). */
+#include "svc.h"
+#include "svc_config.c"
+#include "svc_log.c"
+#include "svc_setup.c"
+
+#define SERVICE_NAME SVC_NAME
 /* The SCM's wait hints: loading the plugins, and the stop deadline. */
 #define START_WAIT_HINT_MS 30000
 #define STOP_WAIT_HINT_MS 5000
@@ -61,53 +66,6 @@ static char **svc_argv;
 static char config_path[MAX_PATH];
 static char data_dir[MAX_PATH];
 static HANDLE console_done;
-
-/* ------------------------------------------------------------ logging */
-
-/* One line on stderr (the log file in service mode), stamped like the
- * logfile plugin's lines. */
-static void log_line(const char *format, ...) {
-  SYSTEMTIME t;
-  GetLocalTime(&t);
-  char message[1024];
-  va_list ap;
-  va_start(ap, format);
-  vsnprintf(message, sizeof(message), format, ap);
-  va_end(ap);
-  fprintf(stderr, "[%04u-%02u-%02u %02u:%02u:%02u] %s\n", t.wYear, t.wMonth,
-          t.wDay, t.wHour, t.wMinute, t.wSecond, message);
-  fflush(stderr);
-}
-
-/* STREAM (descriptor FD, standard handle STD) appends to PATH, unbuffered. */
-static void redirect_stream(FILE *stream, int fd, DWORD std, const char *path) {
-  if (freopen(path, "a", stream) == NULL) {
-    /* Wine's msvcrt does not reopen a standard stream that has no handle
-     * (a service's): give the descriptor the file, the stream its
-     * descriptor. */
-    int f = _open(path, _O_WRONLY | _O_APPEND | _O_CREAT | _O_TEXT,
-                  _S_IREAD | _S_IWRITE);
-    if (f < 0)
-      return;
-    if (f != fd) {
-      _dup2(f, fd);
-      _close(f);
-    }
-    stream->_file = fd;
-    stream->_flag = _IOWRT;
-  }
-  setvbuf(stream, NULL, _IONBF, 0);
-  SetStdHandle(std, (HANDLE)_get_osfhandle(_fileno(stream)));
-}
-
-/* A service has no console: stdout and stderr go to DIR/collectd.log. */
-static void redirect_output(void) {
-  char log_path[MAX_PATH + 16];
-  snprintf(log_path, sizeof(log_path), "%s\\collectd.log", data_dir);
-  CreateDirectoryA(data_dir, NULL);
-  redirect_stream(stderr, 2, STD_ERROR_HANDLE, log_path);
-  redirect_stream(stdout, 1, STD_OUTPUT_HANDLE, log_path);
-}
 
 /* -------------------------------------------------------- config path */
 
@@ -131,234 +89,6 @@ static void find_config_path(int argc, char **argv) {
     *slash = '\0';
   else
     snprintf(data_dir, sizeof(data_dir), ".");
-}
-
-/* ----------------------------------------------- the first configuration */
-
-struct setting {
-  const char *name;        /* registry value = MSI property */
-  const char *placeholder; /* in the template */
-  const char *fallback;
-  char value[MAX_PATH];
-};
-
-enum {
-  S_GRAPHITE_HOST,
-  S_GRAPHITE_PORT,
-  S_INFLUXDB_HOST,
-  S_INFLUXDB_PORT,
-  S_INTERVAL,
-  S_COUNTERS_FILE,
-  S_DATADIR,
-  S_INSTALLDIR,
-  S_NUM
-};
-
-static bool host_ok(const char *s) {
-  if (*s == '\0')
-    return false;
-  for (; *s != '\0'; s++)
-    if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-               "0123456789.-_:%[]",
-               *s) == NULL)
-      return false;
-  return true;
-}
-
-static bool port_ok(const char *s) {
-  char *end;
-  long v = strtol(s, &end, 10);
-  return *s != '\0' && *end == '\0' && v > 0 && v < 65536;
-}
-
-static bool interval_ok(const char *s) {
-  char *end;
-  double v = strtod(s, &end);
-  return *s != '\0' && *end == '\0' && v > 0 && v <= 86400;
-}
-
-/* A path for collectd's configuration: '/' (a '\' starts an escape). */
-static void forward_slashes(char *s) {
-  for (; *s != '\0'; s++)
-    if (*s == '\\')
-      *s = '/';
-}
-
-static int read_file(const char *path, char **text) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL)
-    return -1;
-  size_t size = 0, cap = 4096;
-  char *buf = malloc(cap);
-  size_t n;
-  while (buf != NULL && (n = fread(buf + size, 1, cap - size - 1, f)) > 0) {
-    size += n;
-    if (cap - size - 1 == 0) {
-      char *bigger = realloc(buf, cap * 2);
-      if (bigger == NULL) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = bigger;
-      cap *= 2;
-    }
-  }
-  fclose(f);
-  if (buf == NULL)
-    return -1;
-  buf[size] = '\0';
-  *text = buf;
-  return 0;
-}
-
-/* Writes one template line: "#@INFLUXDB@" lines are active only with an
- * InfluxDB host (otherwise commented out), @NAME@ placeholders replaced. */
-static void write_line(FILE *out, const char *line, size_t len,
-                       struct setting *s) {
-  static const char marker[] = "#@INFLUXDB@";
-  bool influx = s[S_INFLUXDB_HOST].value[0] != '\0';
-  if (len >= sizeof(marker) - 1 &&
-      strncmp(line, marker, sizeof(marker) - 1) == 0) {
-    line += sizeof(marker) - 1;
-    len -= sizeof(marker) - 1;
-    if (!influx)
-      fputc('#', out);
-  }
-  while (len > 0) {
-    bool replaced = false;
-    if (*line == '@') {
-      for (int i = 0; i < S_NUM; i++) {
-        size_t pl = strlen(s[i].placeholder);
-        if (pl <= len && strncmp(line, s[i].placeholder, pl) == 0) {
-          const char *v = s[i].value;
-          if (i == S_INFLUXDB_HOST && !influx)
-            v = "influxdb.example.com";
-          fputs(v, out);
-          line += pl;
-          len -= pl;
-          replaced = true;
-          break;
-        }
-      }
-    }
-    if (!replaced) {
-      fputc(*line, out);
-      line++;
-      len--;
-    }
-  }
-}
-
-/* 0: the configuration exists or was written; -1: error (logged). */
-static int first_config(void) {
-  if (GetFileAttributesA(config_path) != INVALID_FILE_ATTRIBUTES)
-    return 0;
-
-  struct setting s[S_NUM] = {
-      [S_GRAPHITE_HOST] = {"GRAPHITE_HOST", "@GRAPHITE_HOST@", "localhost"},
-      [S_GRAPHITE_PORT] = {"GRAPHITE_PORT", "@GRAPHITE_PORT@", "2003"},
-      [S_INFLUXDB_HOST] = {"INFLUXDB_HOST", "@INFLUXDB_HOST@", ""},
-      [S_INFLUXDB_PORT] = {"INFLUXDB_PORT", "@INFLUXDB_PORT@", "25826"},
-      [S_INTERVAL] = {"INTERVAL", "@INTERVAL@", "10"},
-      [S_COUNTERS_FILE] = {"COUNTERS_FILE", "@COUNTERS_FILE@", ""},
-      [S_DATADIR] = {"", "@DATADIR@", ""},
-      [S_INSTALLDIR] = {"", "@INSTALLDIR@", ""},
-  };
-  for (int i = 0; i < S_COUNTERS_FILE + 1; i++) {
-    DWORD size = sizeof(s[i].value);
-    if (RegGetValueA(HKEY_LOCAL_MACHINE, SETUP_KEY, s[i].name, RRF_RT_REG_SZ,
-                     NULL, s[i].value, &size) != ERROR_SUCCESS ||
-        s[i].value[0] == '\0')
-      snprintf(s[i].value, sizeof(s[i].value), "%s", s[i].fallback);
-  }
-  snprintf(s[S_DATADIR].value, sizeof(s[S_DATADIR].value), "%s", data_dir);
-  forward_slashes(s[S_DATADIR].value);
-  char exe[MAX_PATH];
-  DWORD n = GetModuleFileNameA(NULL, exe, sizeof(exe));
-  char *exe_slash = n > 0 && n < sizeof(exe) ? strrchr(exe, '\\') : NULL;
-  if (exe_slash == NULL) {
-    log_line("collectd service: cannot find collectd.exe's directory");
-    return -1;
-  }
-  *exe_slash = '\0';
-  snprintf(s[S_INSTALLDIR].value, sizeof(s[S_INSTALLDIR].value), "%s", exe);
-  forward_slashes(s[S_INSTALLDIR].value);
-
-  const char *bad = NULL;
-  if (!host_ok(s[S_GRAPHITE_HOST].value))
-    bad = "GRAPHITE_HOST";
-  else if (!port_ok(s[S_GRAPHITE_PORT].value))
-    bad = "GRAPHITE_PORT";
-  else if (s[S_INFLUXDB_HOST].value[0] != '\0' &&
-           !host_ok(s[S_INFLUXDB_HOST].value))
-    bad = "INFLUXDB_HOST";
-  else if (!port_ok(s[S_INFLUXDB_PORT].value))
-    bad = "INFLUXDB_PORT";
-  else if (!interval_ok(s[S_INTERVAL].value))
-    bad = "INTERVAL";
-  if (bad != NULL) {
-    for (int i = 0; i < S_NUM; i++)
-      if (strcmp(s[i].name, bad) == 0)
-        log_line("collectd service: %s \"%s\" (HKLM\\%s) is not valid: no "
-                 "configuration written to %s",
-                 bad, s[i].value, SETUP_KEY, config_path);
-    return -1;
-  }
-
-  char template_path[MAX_PATH + 32];
-  snprintf(template_path, sizeof(template_path), "%s\\%s", exe, TEMPLATE_NAME);
-  char *text;
-  if (read_file(template_path, &text) != 0) {
-    log_line("collectd service: cannot read %s: no configuration written to "
-             "%s",
-             template_path, config_path);
-    return -1;
-  }
-
-  if (s[S_COUNTERS_FILE].value[0] != '\0') {
-    char yaml[MAX_PATH + 16];
-    snprintf(yaml, sizeof(yaml), "%s\\winperf.yaml", data_dir);
-    if (!CopyFileA(s[S_COUNTERS_FILE].value, yaml, FALSE)) {
-      log_line("collectd service: cannot copy COUNTERS_FILE %s to %s (error "
-               "%lu): no configuration written to %s",
-               s[S_COUNTERS_FILE].value, yaml, (unsigned long)GetLastError(),
-               config_path);
-      free(text);
-      return -1;
-    }
-    log_line("collectd service: copied COUNTERS_FILE %s to %s",
-             s[S_COUNTERS_FILE].value, yaml);
-  }
-
-  char tmp[MAX_PATH + 8];
-  snprintf(tmp, sizeof(tmp), "%s.new", config_path);
-  FILE *out = fopen(tmp, "wb");
-  if (out == NULL) {
-    log_line("collectd service: cannot write %s", tmp);
-    free(text);
-    return -1;
-  }
-  for (const char *line = text; *line != '\0';) {
-    const char *end = strchr(line, '\n');
-    size_t len = end != NULL ? (size_t)(end - line) + 1 : strlen(line);
-    write_line(out, line, len, s);
-    line += len;
-  }
-  free(text);
-  if (fclose(out) != 0 ||
-      !MoveFileExA(tmp, config_path, MOVEFILE_REPLACE_EXISTING)) {
-    log_line("collectd service: cannot write %s", config_path);
-    DeleteFileA(tmp);
-    return -1;
-  }
-  log_line("collectd service: wrote the first configuration %s "
-           "(GRAPHITE_HOST=%s GRAPHITE_PORT=%s INFLUXDB_HOST=%s "
-           "INFLUXDB_PORT=%s INTERVAL=%s)",
-           config_path, s[S_GRAPHITE_HOST].value, s[S_GRAPHITE_PORT].value,
-           s[S_INFLUXDB_HOST].value, s[S_INFLUXDB_PORT].value,
-           s[S_INTERVAL].value);
-  return 0;
 }
 
 /* ------------------------------------------------------------ service */
@@ -394,9 +124,10 @@ static void svc_set_status(DWORD state, DWORD specific_exit, DWORD hint) {
 static DWORD WINAPI stop_watchdog(LPVOID unused) {
   (void)unused;
   Sleep(STOP_DEADLINE_MS);
-  log_line("collectd service: shutdown not finished after %d ms, ending "
-           "the process",
-           STOP_DEADLINE_MS);
+  svc_report(SVC_ERR,
+             "collectd service: shutdown not finished after %d ms, ending "
+             "the process",
+             STOP_DEADLINE_MS);
   svc_set_status(SERVICE_STOPPED, 0, 0);
   TerminateProcess(GetCurrentProcess(), 1);
   return 0;
@@ -409,7 +140,7 @@ static void svc_request_stop(const char *why) {
   LeaveCriticalSection(&svc_lock);
   if (!first)
     return;
-  log_line("collectd service: %s, stopping", why);
+  svc_note(SVC_INFO, "collectd service: %s, stopping", why);
   svc_set_status(SERVICE_STOP_PENDING, 0, STOP_WAIT_HINT_MS);
   HANDLE t = CreateThread(NULL, 0, stop_watchdog, NULL, 0, NULL);
   if (t != NULL)
@@ -444,9 +175,15 @@ static void svc_atexit(void) {
   LeaveCriticalSection(&svc_lock);
   if (stopped)
     return;
-  log_line("collectd service: collectd did not start (configuration %s, "
-           "see the lines above)",
-           config_path);
+  svc_log_stop_stdio(); /* collectd's "Parsing ... failed" comes that way */
+  char why[800];
+  svc_log_recent_errors(why, sizeof(why));
+  svc_report(SVC_ERR,
+             "collectd service: collectd did not start: the configuration "
+             "%s has errors (the service stops with exit code %d). Last "
+             "messages: %s",
+             config_path, EXIT_CONFIG_ERROR, why[0] != '\0' ? why : "none");
+  svc_log_close();
   svc_set_status(SERVICE_STOPPED, EXIT_CONFIG_ERROR, 0);
 }
 
@@ -457,19 +194,34 @@ static void WINAPI svc_main(DWORD argc, LPSTR *argv) {
   if (svc_handle == NULL)
     return;
   svc_set_status(SERVICE_START_PENDING, 0, START_WAIT_HINT_MS);
-  redirect_output();
-  log_line("collectd service: starting (pid %lu, configuration %s)",
-           (unsigned long)GetCurrentProcessId(), config_path);
-  if (first_config() != 0) {
+  svc_log_open(data_dir);
+  svc_log_capture_stdio();
+  svc_report(SVC_INFO,
+             "collectd service: starting (collectd %s, pid %lu, "
+             "configuration %s)",
+             PACKAGE_VERSION, (unsigned long)GetCurrentProcessId(),
+             config_path);
+  if (svc_config_prepare(config_path, data_dir) != 0) {
+    svc_report(SVC_ERR,
+               "collectd service: not started: no usable configuration "
+               "(exit code %d)",
+               EXIT_FIRST_CONFIG_ERROR);
+    svc_log_close();
     svc_set_status(SERVICE_STOPPED, EXIT_FIRST_CONFIG_ERROR, 0);
     return;
   }
+  /* collectd's log callback needs its plugin context; init_config()
+   * initializes it again (a second thread-local key, nothing lost). */
+  plugin_init_ctx();
+  svc_log_register_collectd();
   atexit(svc_atexit);
   struct cmdline_config config = init_config(svc_argc, svc_argv);
   svc_set_status(SERVICE_RUNNING, 0, 0);
-  log_line("collectd service: configuration read, running");
+  svc_note(SVC_INFO, "collectd service: configuration read, running");
   int status = run_loop(config.test_readall);
-  log_line("collectd service: stopped (collectd's exit status %d)", status);
+  svc_report(SVC_INFO, "collectd service: stopped (collectd's exit status %d)",
+             status);
+  svc_log_close();
   /* A requested stop is a clean stop even if a plugin's init had failed. */
   svc_set_status(SERVICE_STOPPED, svc_stopping ? 0 : (DWORD)status, 0);
 }
@@ -502,6 +254,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "collectd: WSAStartup failed with error: %d\n", err);
     return 1;
   }
+
+  if (argc > 1 && strcmp(argv[1], "--setup") == 0)
+    return svc_setup_main(argc, argv);
 
   if (argc > 1 && strcmp(argv[1], "--service") == 0) {
     InitializeCriticalSection(&svc_lock);
