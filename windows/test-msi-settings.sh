@@ -84,7 +84,7 @@ WINEDEBUG=-all,+eventlog timeout 300 wine wineboot >/dev/null 2>>"$TRACE"
 e2e_start_carbon
 e2e_ok 0 "carbon on 127.0.0.1:$CARBON_PORT"
 
-log() { tr -d '\r' <"$LOG" 2>/dev/null; }
+log() { [ ! -f "$LOG" ] || tr -d '\r' <"$LOG"; }
 # log_since PATTERN: the log from the last line matching PATTERN on
 log_since() { log | awk -v p="$1" '$0 ~ p { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }'; }
 starts() { log | grep -c 'collectd service: starting'; }
@@ -230,10 +230,10 @@ e2e_ok $? "the service runs with a generated configuration again"
 sleep 3
 ! conf_has '<LoadPlugin write_graphite>' && conf_has '#<LoadPlugin write_graphite>' && conf_has 'LoadPlugin network'
 e2e_ok $? "collectd.conf: write_graphite commented out, the network plugin on"
-! log_since 'collectd service: starting' | grep -qi 'graphite' &&
+! log_since 'collectd service: starting' | grep -q 'write_graphite' &&
   log_since 'collectd service: starting' | grep -q 'plugin "network" successfully loaded'
-e2e_ok $? "no Graphite line in the log since that start; network loaded"
-log_since 'collectd service: starting' | grep -i 'graphite' | head -3 | e2e_diag
+e2e_ok $? "no Graphite (write_graphite) line in the log since that start; network loaded"
+log_since 'collectd service: starting' | grep 'write_graphite' | head -3 | e2e_diag
 
 # ------------------------------------------ 8. errors once an hour, counted
 stop_service
@@ -253,8 +253,10 @@ e2e_is "$recorded" 2 "the Event Log got that error twice: once at once, once at 
 events | grep "err:eventlog:ReportEventW L\"write_graphite plugin: Connecting to 127.0.0.1:$closed" |
   tail -1 | grep -q "this message came $((f - 1)) more times"
 e2e_ok $? "the record at the stop counts the $((f - 1)) repeats not recorded one by one"
-events | grep -q 'trace:eventlog:ReportEventW L"collectd service: stopped'
-e2e_ok $? "Event Log: the stop"
+# (Under Wine a read thread sometimes stays blocked in a Wine server call,
+# windows/README.md: then the watchdog ends the stop, and says so.)
+events | grep -E -q 'trace:eventlog:ReportEventW L"collectd service: stopped|err:eventlog:ReportEventW L"collectd service: shutdown not finished'
+e2e_ok $? "Event Log: the stop ($(events | grep -c 'shutdown not finished') by the watchdog so far)"
 
 # ------------------------------------------------ 9. a broken configuration
 tail -n +2 "$CONF" >"$W/broken.conf"
@@ -264,8 +266,10 @@ timeout 120 wine net start collectd >/dev/null 2>&1
 e2e_wait_for 60 wine_service_is collectd STOPPED
 code=$(timeout 60 wine sc query collectd 2>/dev/null | tr -d '\r' | awk '$1 == "SERVICE_EXIT_CODE" { print $3 }')
 e2e_is "$code" 1 "a broken collectd.conf: the service stops with exit code 1"
-events | grep -q 'err:eventlog:ReportEventW L"collectd service: collectd did not start: .*Parsing the config file failed'
-e2e_ok $? "Event Log error: collectd did not start, with collectd's own reason"
+# (Wine's trace shortens long strings: the whole text is in collectd.log.)
+events | grep -q 'err:eventlog:ReportEventW L"collectd service: collectd did not start: the configuration' &&
+  log | grep -q '\[error\] collectd service: collectd did not start: .*Last messages: .*Parsing the config file failed'
+e2e_ok $? "Event Log error: collectd did not start, with collectd's own last messages (Parsing the config file failed)"
 
 # ------------------------------------------------------ 10. rotation at 10 MiB
 rm -f "$CONF" # generated again from the settings
@@ -286,8 +290,9 @@ e2e_ok $? "collectd.log ($filled bytes, 200 short of 10 MiB) rotated once the ne
   grep -qx 'old log 1' "$LOG.2" && grep -qx 'old log 2' "$LOG.3" && [ ! -e "$LOG.4" ] &&
   ! grep -rqx 'old log 3' "$PD"
 e2e_ok $? "collectd.log.1 is the full log (<= 10 MiB), .1 -> .2, .2 -> .3, the oldest dropped, no .4"
-log | grep -q 'collectd service: starting' && [ "$(stat -c %s "$LOG")" -lt 1048576 ]
-e2e_ok $? "the new collectd.log holds the start ($(stat -c %s "$LOG") bytes)"
+tr -d '\r' <"$LOG.1" | tail -n 3 | grep -q 'collectd service: ' && [ -s "$LOG" ] &&
+  [ "$(stat -c %s "$LOG")" -lt 1048576 ] && log | grep -qv filler
+e2e_ok $? "the first lines of this start ended collectd.log.1, the next ones began a new collectd.log ($(stat -c %s "$LOG") bytes)"
 stop_service
 
 # --------------------------------------------------------------- 11. removal
@@ -338,7 +343,7 @@ x86_64-w64-mingw32-gcc -o "$W/fmt.exe" "$W/fmt.c" &&
   timeout 60 wine "$(winpath "$W/fmt.exe")" "$(winpath "$B/dist/collectd-events.dll")" 'the record text' \
     2>/dev/null | tr -d '\r' >"$W/fmt.out"
 e2e_ok $? "FormatMessage with collectd-events.dll"
-e2e_diag <"$W/fmt.out"
+grep . "$W/fmt.out" | e2e_diag
 [ "$(grep -c ' the record text$' "$W/fmt.out")" -eq 3 ]
 e2e_ok $? "information, warning and error (IDs 1, 2, 3) each show the record's own text"
 e2e_done

@@ -128,6 +128,7 @@ static DWORD WINAPI stop_watchdog(LPVOID unused) {
              "collectd service: shutdown not finished after %d ms, ending "
              "the process",
              STOP_DEADLINE_MS);
+  svc_log_flush_repeats();
   svc_set_status(SERVICE_STOPPED, 0, 0);
   TerminateProcess(GetCurrentProcess(), 1);
   return 0;

@@ -108,7 +108,9 @@ struct setting {
   char value[MAX_PATH];
 };
 
-static bool is_none(const char *s) { return _stricmp(s, "none") == 0; }
+static bool is_none(const char *s) {
+  return _stricmp(s, "none") == 0;
+}
 
 static bool chars_in(const char *s, const char *allowed) {
   for (; *s != '\0'; s++)
@@ -124,7 +126,9 @@ static bool host_ok(const char *s) {
   return *s != '\0' && chars_in(s, NAME_CHARS ":%[]");
 }
 
-static bool host_or_none_ok(const char *s) { return is_none(s) || host_ok(s); }
+static bool host_or_none_ok(const char *s) {
+  return is_none(s) || host_ok(s);
+}
 
 static bool optional_host_ok(const char *s) {
   return *s == '\0' || host_or_none_ok(s);
@@ -142,7 +146,9 @@ static bool interval_ok(const char *s) {
   return *s != '\0' && *end == '\0' && v > 0 && v <= 86400;
 }
 
-static bool prefix_ok(const char *s) { return chars_in(s, NAME_CHARS); }
+static bool prefix_ok(const char *s) {
+  return chars_in(s, NAME_CHARS);
+}
 
 static bool hostname_ok(const char *s) {
   return *s == '\0' || chars_in(s, NAME_CHARS);
@@ -186,8 +192,7 @@ static int read_settings(struct setting *s, const char *data_dir,
     }
   }
   snprintf(s[S_DATADIR].value, sizeof(s[S_DATADIR].value), "%s", data_dir);
-  snprintf(s[S_INSTALLDIR].value, sizeof(s[S_INSTALLDIR].value), "%s",
-           exe_dir);
+  snprintf(s[S_INSTALLDIR].value, sizeof(s[S_INSTALLDIR].value), "%s", exe_dir);
   forward_slashes(s[S_DATADIR].value);
   forward_slashes(s[S_INSTALLDIR].value);
   return 0;
@@ -233,8 +238,8 @@ static bool line_prefix(const char **line, size_t *len, const char *p) {
 static void expand_line(struct out *o, const char *line, size_t len,
                         const struct setting *s) {
   bool graphite = !is_none(s[S_GRAPHITE_HOST].value);
-  bool influx = s[S_INFLUXDB_HOST].value[0] != '\0' &&
-                !is_none(s[S_INFLUXDB_HOST].value);
+  bool influx =
+      s[S_INFLUXDB_HOST].value[0] != '\0' && !is_none(s[S_INFLUXDB_HOST].value);
   bool on = true;
   if (line_prefix(&line, &len, "#@GRAPHITE@"))
     on = graphite;
@@ -315,8 +320,8 @@ int svc_config_prepare(const char *config_path, const char *data_dir) {
     return -1;
 
   char template_path[MAX_PATH + 32];
-  snprintf(template_path, sizeof(template_path),
-           "%s\\collectd.conf.template", exe_dir);
+  snprintf(template_path, sizeof(template_path), "%s\\collectd.conf.template",
+           exe_dir);
   char *text;
   if (svc_read_file(template_path, 1 << 20, &text, NULL) != 0) {
     svc_report(SVC_ERR,
@@ -341,15 +346,14 @@ int svc_config_prepare(const char *config_path, const char *data_dir) {
     return -1;
   }
   free(o.buf);
-  svc_report(SVC_INFO,
-             "collectd service: generated %s from %s and the installer's "
-             "settings: GRAPHITE_HOST=%s GRAPHITE_PORT=%s GRAPHITE_PREFIX=%s "
-             "INFLUXDB_HOST=%s INFLUXDB_PORT=%s INTERVAL=%s HOSTNAME=%s",
-             config_path, template_path, s[S_GRAPHITE_HOST].value,
-             s[S_GRAPHITE_PORT].value, s[S_GRAPHITE_PREFIX].value,
-             s[S_INFLUXDB_HOST].value[0] != '\0' ? s[S_INFLUXDB_HOST].value
-                                                  : "(none)",
-             s[S_INFLUXDB_PORT].value, s[S_INTERVAL].value,
-             s[S_HOSTNAME].value);
+  svc_report(
+      SVC_INFO,
+      "collectd service: generated %s from %s and the installer's "
+      "settings: GRAPHITE_HOST=%s GRAPHITE_PORT=%s GRAPHITE_PREFIX=%s "
+      "INFLUXDB_HOST=%s INFLUXDB_PORT=%s INTERVAL=%s HOSTNAME=%s",
+      config_path, template_path, s[S_GRAPHITE_HOST].value,
+      s[S_GRAPHITE_PORT].value, s[S_GRAPHITE_PREFIX].value,
+      s[S_INFLUXDB_HOST].value[0] != '\0' ? s[S_INFLUXDB_HOST].value : "(none)",
+      s[S_INFLUXDB_PORT].value, s[S_INTERVAL].value, s[S_HOSTNAME].value);
   return 0;
 }

@@ -42,10 +42,9 @@ static unsigned recent_next;
 /* ------------------------------------------------------------ the file */
 
 static void log_reopen_locked(void) {
-  log_file = CreateFileA(
-      log_path, FILE_APPEND_DATA,
-      FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-      OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+  log_file = CreateFileA(log_path, FILE_APPEND_DATA,
+                         FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         NULL, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
   LARGE_INTEGER size = {0};
   if (log_file != INVALID_HANDLE_VALUE && GetFileSizeEx(log_file, &size))
     log_size = (ULONGLONG)size.QuadPart;
@@ -85,9 +84,8 @@ static void log_write(const char *level, const char *text) {
   GetLocalTime(&t);
   char line[1200];
   int n = snprintf(line, sizeof(line),
-                   "[%04u-%02u-%02u %02u:%02u:%02u] [%s] %s", t.wYear,
-                   t.wMonth, t.wDay, t.wHour, t.wMinute, t.wSecond, level,
-                   text);
+                   "[%04u-%02u-%02u %02u:%02u:%02u] [%s] %s", t.wYear, t.wMonth,
+                   t.wDay, t.wHour, t.wMinute, t.wSecond, level, text);
   if (n < 0)
     return;
   size_t len = (size_t)n < sizeof(line) - 2 ? (size_t)n : sizeof(line) - 3;
@@ -133,8 +131,7 @@ static void remember_error(const char *text) {
   if (!lock_ready)
     return;
   EnterCriticalSection(&log_lock);
-  snprintf(recent[recent_next % RECENT_LINES], sizeof(recent[0]), "%s",
-           text);
+  snprintf(recent[recent_next % RECENT_LINES], sizeof(recent[0]), "%s", text);
   recent_next++;
   LeaveCriticalSection(&log_lock);
 }
@@ -189,9 +186,10 @@ static void event_write(WORD type, const char *text) {
 /* The slot's text again, with how often it came since it was reported. */
 static void event_write_repeats(struct event_slot *s) {
   char text[640];
-  snprintf(text, sizeof(text), "%s (this message came %u more times since "
-                               "the record before, not recorded one by "
-                               "one)",
+  snprintf(text, sizeof(text),
+           "%s (this message came %u more times since "
+           "the record before, not recorded one by "
+           "one)",
            s->text, s->repeats);
   event_write(s->type, text);
   s->repeats = 0;
@@ -374,14 +372,22 @@ void svc_log_stop_stdio(void) {
   stdio_thread = NULL;
 }
 
-void svc_log_close(void) {
-  svc_log_stop_stdio();
+void svc_log_flush_repeats(void) {
   if (!lock_ready)
     return;
   EnterCriticalSection(&log_lock);
   for (int i = 0; i < EVENT_SLOTS; i++)
     if (events[i].hash != 0 && events[i].repeats > 0)
       event_write_repeats(&events[i]);
+  LeaveCriticalSection(&log_lock);
+}
+
+void svc_log_close(void) {
+  svc_log_stop_stdio();
+  svc_log_flush_repeats();
+  if (!lock_ready)
+    return;
+  EnterCriticalSection(&log_lock);
   /* From here on only the Event Log (svc_setup.c may delete the folder). */
   log_ready = false;
   if (log_file != INVALID_HANDLE_VALUE)

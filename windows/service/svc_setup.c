@@ -121,8 +121,9 @@ static int setup_uninstall(const char *data_dir, const char *purge) {
   svc_log_close(); /* from here on only the Event Log */
   size_t n = strlen(data_dir);
   bool ours = n > 9 && _stricmp(data_dir + n - 9, "\\collectd") == 0;
-  bool files = ours && (GetFileAttributesA(data_dir) == INVALID_FILE_ATTRIBUTES ||
-                        delete_tree(data_dir));
+  bool files =
+      ours && (GetFileAttributesA(data_dir) == INVALID_FILE_ATTRIBUTES ||
+               delete_tree(data_dir));
   LSTATUS r = RegDeleteTreeA(HKEY_LOCAL_MACHINE, SVC_SETTINGS_KEY);
   bool settings = r == ERROR_SUCCESS || r == ERROR_FILE_NOT_FOUND;
   if (files && settings)
@@ -155,8 +156,8 @@ int svc_setup_main(int argc, char **argv) {
     else
       config_path = NULL, i = argc; /* unknown: the usage below */
   }
-  if (config_path == NULL || (strcmp(action, "install") != 0 &&
-                              strcmp(action, "uninstall") != 0)) {
+  if (config_path == NULL ||
+      (strcmp(action, "install") != 0 && strcmp(action, "uninstall") != 0)) {
     fprintf(stderr, "usage: collectd.exe --setup install -C CONFIG "
                     "[--config-file PATH] [--counters-file PATH]\n"
                     "       collectd.exe --setup uninstall -C CONFIG "
