@@ -105,19 +105,22 @@ has_all "$work/base.list" /usr/lib/collectd/winperf.so /usr/bin/winperf \
   /usr/share/doc/collectd-winperf/examples/collectd-winperf.conf \
   /usr/share/doc/collectd-winperf/examples/winperf.yaml \
   /usr/share/doc/collectd-winperf/copyright \
+  /usr/share/doc/collectd-winperf/README.md.gz /usr/share/doc/collectd-winperf/sizing.md.gz \
+  /usr/share/doc/collectd-winperf/format.md.gz /usr/share/doc/collectd-winperf/release.md.gz \
   /usr/share/collectd-winperf/demo/0000.blob /usr/share/collectd-winperf/demo/0063.blob \
   /usr/share/collectd-winperf/demo/names.multisz /usr/share/collectd-winperf/demo/winperf.yaml \
   /usr/share/collectd-winperf/sample/sample1.blob /usr/share/collectd-winperf/sample/sample2.blob \
   /usr/share/collectd-winperf/sample/names.multisz
-ok $? "collectd-winperf holds the plugin, winperf, man pages, examples, demo capture and sample"
+ok $? "collectd-winperf holds the plugin, winperf, man pages, the documents they point to, examples, demo capture and sample"
 
 ! grep -qE '\.la$|winperf-remote-helper|/etc/collectd/collectd\.conf\.d' "$work/base.list"
 ok $? "collectd-winperf holds no .la, no remote helper and no collectd.conf.d snippet"
 
 has_all "$work/remote.list" /usr/bin/winperf-remote-helper \
   /usr/share/man/man1/winperf-remote-helper.1.gz \
+  /usr/share/doc/collectd-winperf-remote/winperf-remote.md.gz \
   /usr/share/doc/collectd-winperf-remote/copyright
-ok $? "collectd-winperf-remote holds winperf-remote-helper and its man page"
+ok $? "collectd-winperf-remote holds winperf-remote-helper, its man page and winperf-remote.md.gz"
 
 # Dependencies: the collectd-core of the collectd-dev the plugin was built
 # against (same X.Y), libsmbclient only in the -remote package.
