@@ -122,6 +122,19 @@ has_all "$work/remote.list" /usr/bin/winperf-remote-helper \
   /usr/share/doc/collectd-winperf-remote/copyright
 ok $? "collectd-winperf-remote holds winperf-remote-helper, its man page and winperf-remote.md.gz"
 
+# Every installed document the man pages, the README and the example
+# snippet name (/usr/share/doc/...) is in one of the packages, under that
+# exact name (compressed ones as .gz).
+sed 's|/$||' "$work/base.list" "$work/remote.list" >"$work/all.list"
+named=$(cat "$top"/doc/*.[15] "$top"/debian/*.1 "$top/README.md" "$top/conf/collectd-winperf.conf" |
+  sed 's/\\-/-/g' | grep -o '/usr/share/doc/collectd-winperf[a-z-]*[A-Za-z0-9._/-]*' |
+  sed 's|[.]$||; s|/$||' | sort -u)
+missing=""
+for p in $named; do grep -qxF -- "$p" "$work/all.list" || missing="$missing $p"; done
+echo "named: $(echo "$named" | tr '\n' ' ')" | diag
+[ -n "$named" ] && [ -z "$missing" ]
+ok $? "every document the man pages, README and snippet name is installed there${missing:+ (missing:$missing)}"
+
 # Dependencies: the collectd-core of the collectd-dev the plugin was built
 # against (same X.Y), libsmbclient only in the -remote package.
 cd_up=$(dpkg-query -W -f='${source:Upstream-Version}' collectd-dev 2>/dev/null)
