@@ -5,6 +5,9 @@
 #include "credentials.h"
 
 #include <limits.h>
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,8 +49,12 @@ static void look(const char *file, source_id *id) {
   id->dev = (uint64_t)st.st_dev;
   id->ino = (uint64_t)st.st_ino;
   id->size = (int64_t)st.st_size;
+#ifdef _WIN32
+  id->mtime_s = (int64_t)st.st_mtime;
+#else
   id->mtime_s = (int64_t)st.st_mtim.tv_sec;
   id->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+#endif
 }
 
 static bool same(const source_id *a, const source_id *b) {
@@ -71,7 +78,12 @@ wp_cred *wp_cred_get(const char *auth, const char *domain, const char *user,
   char canon[PATH_MAX];
   const char *source = "environment";
   if (password_file != NULL)
+#ifdef _WIN32
+    source =
+        _fullpath(canon, password_file, sizeof(canon)) ? canon : password_file;
+#else
     source = realpath(password_file, canon) ? canon : password_file;
+#endif
   size_t klen = 0;
   char *key = identity(auth ? auth : "ntlm", domain ? domain : "",
                        user ? user : "", source, &klen);

@@ -20,8 +20,12 @@ static void file_id(const char *path, wp_file_id *id) {
     id->size = -1; /* gone: a change too */
     return;
   }
+#ifdef _WIN32
+  id->mtime_s = (int64_t)st.st_mtime;
+#else
   id->mtime_s = (int64_t)st.st_mtim.tv_sec;
   id->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+#endif
   id->size = (int64_t)st.st_size;
   id->ino = (uint64_t)st.st_ino;
   id->dev = (uint64_t)st.st_dev;
