@@ -57,7 +57,9 @@ $(printf '%s\n' "${@:2}")
 EOF2
   mv "$E2E_DIR/hosts.yaml.tmp" "$E2E_DIR/hosts.yaml"
 }
-inventory 5 "  - a" "  - b"
+inventory 5 "  - a" "  - name: b
+    password_file: $SMBD_DIR/creds
+    timeout: 3"
 cat >"$E2E_DIR/collectd.conf" <<EOF2
 $(e2e_conf_globals inventory-collectd 1)
 ReadThreads 4
@@ -76,6 +78,7 @@ LoadPlugin winperf
     Address "127.0.0.1"
     Port $SMBD_PORT
     PasswordFile "$SMBD_DIR/creds"
+    Timeout 9
   </Host>
 </Plugin>
 EOF2
@@ -94,7 +97,8 @@ e2e_ok $st "hosts --check: off is not polled"
 case $out in *"$SMBD_PASS"*) st=1 ;; *) st=0 ;; esac
 e2e_ok $st "hosts --check never shows the password"
 sed 's/  - a$/  - BLK/' "$E2E_DIR/hosts.yaml" >"$E2E_DIR/dup.yaml"
-err=$("$winperf" hosts --check "$E2E_DIR/dup.yaml" --config "$E2E_DIR/collectd.conf" 2>&1 >/dev/null)
+sed "s|$E2E_DIR/hosts.yaml|$E2E_DIR/dup.yaml|" "$E2E_DIR/collectd.conf" >"$E2E_DIR/dup.conf"
+err=$("$winperf" hosts --check "$E2E_DIR/dup.yaml" --config "$E2E_DIR/dup.conf" 2>&1 >/dev/null)
 st=$?
 echo "$err" | e2e_diag
 e2e_is "$st" 1 "hosts --check: a host also in a <Host> block: exit 1"
@@ -103,6 +107,7 @@ e2e_ok $st "hosts --check: the duplicate named with its file:line:column"
 
 smbd_collectd_start
 helpers() { pgrep -f "^$helper" | while read -r p; do ps -o args= -p "$p"; done; }
+badcreds_helpers() { helpers | grep -c -- "--credentials $SMBD_DIR/badcreds"; }
 helper_of() { # the pid of the helper whose credentials and timeout say so
   pgrep -f "^$helper .*--credentials $1 --connect-timeout $2" | head -1
 }
@@ -117,29 +122,35 @@ e2e_is "$(helpers | grep -c -- "--port $CLOSED")" 0 "no host used the block's po
 
 # Live: a removed, added added, good's timeout changed, b and blk kept.
 good_before=$(helper_of "$SMBD_DIR/creds" 5000)
-blk_before=$(pgrep -f "^$helper .*--credentials $SMBD_DIR/creds --connect-timeout 10000" | head -1)
+blk_before=$(helper_of "$SMBD_DIR/creds" 9000)
+b_before=$(helper_of "$SMBD_DIR/creds" 3000)
+e2e_is "$(badcreds_helpers)" 1 "a (refused) has its helper before the change"
 echo "good's helper $good_before, blk's $blk_before" | e2e_diag
-inventory 7 "  - b" "  - name: added
-    password_file: $SMBD_DIR/creds"
+inventory 7 "  - name: b
+    password_file: $SMBD_DIR/creds
+    timeout: 3" "  - name: added
+    password_file: $SMBD_DIR/creds
+    interval: 2"
 t_change=$(date +%s)
 e2e_wait_for 20 grep -q 'HostsFile reloaded: 4 hosts for this poller (2 unchanged, 1 changed, 1 added, 1 removed)' "$LOG"
 e2e_ok $? "log: the reload's counts (blk, b unchanged; good changed; added; a removed)"
 e2e_wait_for 20 test -n "$(fleet_first_blob added)"
 t_added=$(fleet_first_blob added)
 echo "changed at $t_change, added's first sample at $t_added" | e2e_diag
-[ -n "$t_added" ] && [ "$t_added" -le $((t_change + 2)) ]
-e2e_ok $? "added: its first read within 2 intervals of the change"
+[ -n "$t_added" ] && [ "$t_added" -le $((t_change + 4)) ]
+e2e_ok $? "added (interval 2): its first sample within 2 intervals of the change"
 e2e_wait_for 20 has_value "$W/added/winperf-System/gauge-Processes.wsp" 42
 e2e_ok $? "added: values arrive"
-badcreds_helpers() { helpers | grep -c -- "--credentials $SMBD_DIR/badcreds"; }
-e2e_wait_for 10 test "$(badcreds_helpers)" = 1
-e2e_is "$(badcreds_helpers)" 1 "a's helper stopped (b's remains)"
+e2e_wait_for 10 test "$(badcreds_helpers)" = 0
+e2e_is "$(badcreds_helpers)" 0 "a (removed): its helper stopped"
+e2e_is "$(helper_of "$SMBD_DIR/creds" 3000)" "$b_before" "b: unchanged, its helper kept"
 e2e_wait_for 10 test -n "$(helper_of "$SMBD_DIR/creds" 7000)"
 good_after=$(helper_of "$SMBD_DIR/creds" 7000)
 [ -n "$good_after" ] && [ "$good_after" != "$good_before" ]
 e2e_ok $? "good: a changed timeout gives it a new context (helper $good_before -> $good_after)"
-blk_after=$(pgrep -f "^$helper .*--credentials $SMBD_DIR/creds --connect-timeout 10000" | head -1)
-e2e_is "$blk_after" "$blk_before" "blk: unchanged, its helper kept"
+blk_after=$(helper_of "$SMBD_DIR/creds" 9000)
+[ -n "$blk_after" ] && [ "$blk_after" = "$blk_before" ]
+e2e_ok $? "blk: unchanged, its helper kept ($blk_before, $blk_after)"
 
 # A broken inventory: the hosts in use stay; logged once.
 printf 'hosts:\n  - name: x\n    prot: 1\n' >"$E2E_DIR/hosts.yaml"

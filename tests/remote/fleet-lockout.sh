@@ -48,7 +48,7 @@ EOF2
 
 cat >"$E2E_DIR/collectd.conf" <<EOF2
 $(e2e_conf_globals lockout-collectd 1)
-ReadThreads 5
+ReadThreads 10
 
 $(e2e_conf_logfile_graphite)
 
@@ -106,7 +106,7 @@ e2e_ok $? "the credential's recovery is logged"
 
 # denied: access denied after the logon is its own error.
 grep 'host "denied"' "$LOG" | head -2 | e2e_diag
-grep -q 'host "denied" (denied): access denied: .*OpenHKPD failed: Win32 error 5' "$LOG"
+grep -q 'host "denied" (127.0.0.1): access denied: .*OpenHKPD failed: Win32 error 5' "$LOG"
 e2e_ok $? "denied: logged as its own access error (OpenHKPD ERROR_ACCESS_DENIED)"
 sleep 3
 has_value "$W/h05/winperf-self/count-auth_paused.wsp" 0
