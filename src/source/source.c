@@ -40,3 +40,7 @@ bool wp_source_connected(const wp_source *src) {
 bool wp_source_names_changed(wp_source *src) {
   return src->names_changed != NULL && src->names_changed(src);
 }
+
+uint32_t wp_source_last_counter(wp_source *src) {
+  return src->last_counter != NULL ? src->last_counter(src) : 0;
+}
