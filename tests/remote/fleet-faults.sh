@@ -221,6 +221,7 @@ e2e_ok $? "collectd runs through the faults"
 
 # Dispatches per healthy host: csv lines of Processes since its first.
 short=
+worst=
 for h in $healthy; do
   f=$(ls "$E2E_DIR/csv/$h/winperf-System/"gauge-Processes-* 2>/dev/null | head -1)
   n=$(grep -c '^[0-9]' "$f" 2>/dev/null)
@@ -230,11 +231,12 @@ for h in $healthy; do
   # is unproven one host at a time tries it, and a black-holed, silent or
   # slow host holds that turn for its timeout (about 1.5 s each)
   [ -n "$first" ] && [ "$first" -gt "${latest:-0}" ] && latest=$first
+  [ -z "$worst" ] || [ "$((n - intervals))" -lt "$worst_d" ] && worst="$h: $n dispatches in $intervals intervals" && worst_d=$((n - intervals))
   if [ -z "$first" ] || [ "$first" -gt $((T0 + 10 * IV + 10)) ] || [ "${n:-0}" -lt $((intervals - 1)) ]; then
     short="$short $h:$n/$intervals"
   fi
 done
-echo "window $T0 .. $T_END; the last healthy host's first value at +$((latest - T0)) s" | e2e_diag
+echo "window $T0 .. $T_END; the last healthy host's first value at +$((latest - T0)) s; fewest: $worst" | e2e_diag
 e2e_is "$short" "" "every healthy host dispatched in at least (intervals - 1) of its intervals"
 cs=$(cat "$E2E_DIR"/csv/restart/winperf-System/gauge-Context*Switches_sec-* 2>/dev/null |
   grep '^[0-9]' | cut -d, -f2 | awk '{ printf "%g\n", $1 }' | sort -u | tr '\n' ' ')
