@@ -64,7 +64,7 @@ void blg_close(blg_log *log) {
   free(log->object_index);
   free(log->counter_index);
   free(log->record);
-  for (size_t i = 0; i < log->cell_count; i++)
+  for (size_t i = 0; i < log->cell_cap; i++)
     free(log->cells[i].instance);
   free(log->cells);
   free(log);

@@ -17,7 +17,6 @@
 
 /* Read `path` whole into a malloc'ed buffer; 0, or -1 with err naming the
  * file and the reason. */
-int blg_read_file(const char *path, uint8_t **data, size_t *len,
-                  wp_error *err);
+int blg_read_file(const char *path, uint8_t **data, size_t *len, wp_error *err);
 
 #endif

@@ -35,8 +35,10 @@ typedef struct blg_sample_ref {
   int64_t local, utc;
 } blg_sample_ref;
 
-/* A raw counter entry's cells as the last blob of a sample found them. */
+/* A raw counter entry's cell as the last blob of a sample wrote it (an
+ * open-addressing set, cells.c). */
 typedef struct blg_cell {
+  uint64_t hash; /* 0: an empty slot */
   uint32_t object_index, counter_index;
   char *instance; /* NULL: single-instance */
 } blg_cell;
@@ -68,7 +70,7 @@ struct blg_log {
   uint8_t *record;
   size_t record_cap;
   blg_cell *cells;
-  size_t cell_count, cell_cap;
+  size_t cell_count, cell_cap; /* cell_cap: slots, a power of two */
 };
 
 /* Record a warning at `offset` (kept up to BLG_MAX_WARNINGS). */

@@ -9,7 +9,7 @@
  * and the object: the same (value, base, time) pd_compute takes from a
  * blob (blg.md 4.2). pd_decode then checks everything once more.
  */
-#include "blg_internal.h"
+#include "blob_build.h"
 
 enum {
   BL_WORD = 0x4c42, /* "BL" */
@@ -21,38 +21,10 @@ enum {
   MULTI_HEADER = 32,
   ITEM_SIZE = 24,
   PERF_HEADER = 88,
-  OBJECT_HEADER = 64,
-  DEF_SIZE = 40,
-  INSTANCE_HEADER = 24,
-  SLOT = 16, /* a counter's 8-byte value and its second value */
   MAX_BLOB = 1 << 30,
 };
 
-/* One raw value: an entry's, for one instance. */
-typedef struct raw_cell {
-  size_t entry;
-  const char *instance; /* NULL: single-instance; points into the record */
-  char *owned;          /* a multi item's name converted (freed) */
-  uint64_t first, second;
-  uint32_t multi;
-  bool valid; /* CStatus 0 or 1 */
-} raw_cell;
-
-typedef struct builder {
-  blg_log *log;
-  size_t machine;
-  int64_t utc;
-  uint8_t *out;
-  size_t cap, len;
-  uint32_t objects;
-  bool have_header;
-  int64_t perf_time, perf_freq, perf_time_100ns;
-  bool have_tick, have_freq, have_100ns;
-  raw_cell *cells;
-  size_t ncells, cells_cap;
-} builder;
-
-static int room(builder *b, size_t need) {
+int blg_room(builder *b, size_t need) {
   if (need > MAX_BLOB)
     return -1;
   return wp_grow_bytes(&b->out, &b->cap, need, MAX_BLOB) == WP_GROW_OK ? 0 : -1;
@@ -64,7 +36,7 @@ static bool type_timed(uint32_t t) {
   return (t & 0xC00u) == 0x400u &&
          (sub == 0x10000u || sub == 0x40000u || sub == 0x50000u);
 }
-static bool type_has_base_def(uint32_t t) {
+bool blg_type_has_base_def(uint32_t t) {
   uint32_t sub = t & 0xF0000u;
   return (t & 0xC00u) == 0x400u && (sub == 0x20000u || sub == 0x70000u);
 }
@@ -74,7 +46,7 @@ static bool type_has_base_def(uint32_t t) {
 /* Objects in a block's [HeaderLength, TotalByteLength) by their lengths. */
 static uint32_t count_objects(const uint8_t *p, size_t hl, size_t total) {
   uint32_t n = 0;
-  for (size_t o = hl; o + OBJECT_HEADER <= total; n++) {
+  for (size_t o = hl; o + BLG_OBJECT_HEADER <= total; n++) {
     size_t len = wire_le32(p + o);
     if (len == 0 || len > total - o)
       break;
@@ -106,7 +78,7 @@ static int add_block(builder *b, const uint8_t *p, size_t len, size_t at) {
   int64_t pt = (int64_t)wire_le64(p + 56), pf = (int64_t)wire_le64(p + 64),
           p100 = (int64_t)wire_le64(p + 72);
   if (!b->have_header) {
-    if (room(b, hl) != 0)
+    if (blg_room(b, hl) != 0)
       return -1;
     memcpy(b->out, p, hl);
     b->len = hl;
@@ -120,7 +92,7 @@ static int add_block(builder *b, const uint8_t *p, size_t len, size_t at) {
              "first; merged with the first's");
   }
   size_t body = total - hl;
-  if (room(b, b->len + body) != 0)
+  if (blg_room(b, b->len + body) != 0)
     return -1;
   memcpy(b->out + b->len, p + hl, body);
   b->len += body;
@@ -131,7 +103,7 @@ static int add_block(builder *b, const uint8_t *p, size_t len, size_t at) {
 /* --------------------------------------------------- raw counter records */
 
 static int add_cell(builder *b, raw_cell c) {
-  if (WP_GROW(&b->cells, &b->cells_cap, b->ncells + 1, (size_t)1 << 24) !=
+  if (WP_GROW(&b->cells, &b->cells_cap, b->ncells + 1, BLG_MAX_CELLS) !=
       WP_GROW_OK) {
     free(c.owned);
     return -1;
@@ -249,7 +221,7 @@ static int synth_header(builder *b, const char *machine) {
   if (blg_put_utf16(&name, &len, &cap, machine) != 0)
     return -1;
   size_t hl = (PERF_HEADER + len + 7) & ~(size_t)7;
-  if (room(b, hl) != 0) {
+  if (blg_room(b, hl) != 0) {
     free(name);
     return -1;
   }
@@ -264,187 +236,7 @@ static int synth_header(builder *b, const char *machine) {
   return 0;
 }
 
-/* Distinct instances of an object's cells in first-seen order. */
-static size_t object_instances(const builder *b, uint32_t obj,
-                               const char **names, size_t max) {
-  size_t n = 0;
-  for (size_t i = 0; i < b->ncells; i++) {
-    const raw_cell *c = &b->cells[i];
-    if (b->log->object_index[c->entry] != obj || c->instance == NULL)
-      continue;
-    size_t k = 0;
-    while (k < n && pd_name_casecmp(names[k], c->instance) != 0)
-      k++;
-    if (k == n && n < max)
-      names[n++] = c->instance;
-  }
-  return n;
-}
-
-/* Distinct counters (catalog entries by counter index) of an object. */
-static size_t object_counters(const builder *b, uint32_t obj, size_t *entries,
-                              size_t max) {
-  size_t n = 0;
-  for (size_t i = 0; i < b->ncells; i++) {
-    size_t e = b->cells[i].entry;
-    if (b->log->object_index[e] != obj)
-      continue;
-    size_t k = 0;
-    while (k < n &&
-           b->log->counter_index[entries[k]] != b->log->counter_index[e])
-      k++;
-    if (k == n && n < max)
-      entries[n++] = e;
-  }
-  return n;
-}
-
-static int remember_cell(blg_log *log, uint32_t obj, uint32_t ctr,
-                         const char *inst) {
-  if (WP_GROW(&log->cells, &log->cell_cap, log->cell_count + 1,
-              (size_t)1 << 24) != WP_GROW_OK)
-    return -1;
-  char *copy = inst ? strdup(inst) : NULL;
-  if (inst && copy == NULL)
-    return -1;
-  log->cells[log->cell_count++] =
-      (blg_cell){.object_index = obj, .counter_index = ctr, .instance = copy};
-  return 0;
-}
-
-/* One raw object: definitions, then its instances and counter blocks. */
-static int write_object(builder *b, uint32_t obj, const char **insts,
-                        size_t *ents, size_t max) {
-  blg_log *log = b->log;
-  size_t ni = object_instances(b, obj, insts, max);
-  size_t nc = object_counters(b, obj, ents, max);
-  size_t ndefs = 0;
-  for (size_t k = 0; k < nc; k++)
-    ndefs += type_has_base_def(log->counters[ents[k]].type) ? 2 : 1;
-  size_t block = 8 + SLOT * nc, deflen = OBJECT_HEADER + DEF_SIZE * ndefs;
-  size_t per_inst = 0;
-  for (size_t i = 0; i < ni; i++) {
-    size_t name = 2 * (strlen(insts[i]) + 1); /* UTF-16 at most */
-    per_inst += INSTANCE_HEADER + ((name + 7) & ~(size_t)7) + block;
-  }
-  size_t total = deflen + (ni ? per_inst : block);
-  size_t o = b->len;
-  if (room(b, o + total) != 0)
-    return -1;
-  uint8_t *p = b->out + o;
-  memset(p, 0, total);
-  wire_put_le32(p + 4, (uint32_t)deflen);
-  wire_put_le32(p + 8, OBJECT_HEADER);
-  wire_put_le32(p + 12, obj);
-  wire_put_le32(p + 28, 100);
-  wire_put_le32(p + 32, (uint32_t)ndefs);
-  wire_put_le32(p + 40, ni ? (uint32_t)ni : 0xffffffffu);
-  /* the object clock of its OBJECT_TIMER counters (ELAPSED_TIME too) */
-  for (size_t i = 0; i < b->ncells; i++) {
-    const raw_cell *c = &b->cells[i];
-    const blg_counter *e = &log->counters[c->entry];
-    if (log->object_index[c->entry] == obj && c->valid &&
-        (e->type & 0x300000u) == 0x200000u) {
-      wire_put_le64(p + 48, c->second);
-      wire_put_le64(p + 56, (uint64_t)e->time_base);
-      break;
-    }
-  }
-  uint8_t *d = p + OBJECT_HEADER;
-  for (size_t k = 0; k < nc; k++, d += DEF_SIZE) {
-    const blg_counter *e = &log->counters[ents[k]];
-    wire_put_le32(d, DEF_SIZE);
-    wire_put_le32(d + 4, log->counter_index[ents[k]]);
-    wire_put_le32(d + 20, (uint32_t)e->scale);
-    wire_put_le32(d + 24, 100);
-    wire_put_le32(d + 28, e->type);
-    wire_put_le32(d + 32, 8);
-    wire_put_le32(d + 36, (uint32_t)(8 + SLOT * k));
-    if (type_has_base_def(e->type)) {
-      d += DEF_SIZE;
-      wire_put_le32(d, DEF_SIZE);
-      wire_put_le32(d + 24, 100);
-      wire_put_le32(d + 28, PD_LARGE_RAW_BASE);
-      wire_put_le32(d + 32, 8);
-      wire_put_le32(d + 36, (uint32_t)(8 + SLOT * k + 8));
-    }
-  }
-  size_t at = deflen;
-  for (size_t i = 0; i < (ni ? ni : 1); i++) {
-    if (ni) {
-      uint8_t *def = p + at, *name = NULL;
-      size_t len = 0, cap = 0;
-      if (blg_put_utf16(&name, &len, &cap, insts[i]) != 0)
-        return -1;
-      size_t padded = (len + 7) & ~(size_t)7;
-      wire_put_le32(def, (uint32_t)(INSTANCE_HEADER + padded));
-      wire_put_le32(def + 12, 0xffffffffu); /* no UniqueID */
-      wire_put_le32(def + 16, INSTANCE_HEADER);
-      wire_put_le32(def + 20, (uint32_t)len);
-      memcpy(def + INSTANCE_HEADER, name, len);
-      free(name);
-      at += INSTANCE_HEADER + padded;
-    }
-    uint8_t *blk = p + at;
-    wire_put_le32(blk, (uint32_t)block);
-    for (size_t k = 0; k < nc; k++) {
-      uint32_t ctr = log->counter_index[ents[k]];
-      for (size_t c = 0; c < b->ncells; c++) {
-        const raw_cell *rc = &b->cells[c];
-        if (log->object_index[rc->entry] != obj ||
-            log->counter_index[rc->entry] != ctr || !rc->valid ||
-            (ni && pd_name_casecmp(rc->instance, insts[i]) != 0))
-          continue;
-        uint8_t *slot = blk + 8 + SLOT * k;
-        wire_put_le64(slot, rc->first);
-        if (log->counters[rc->entry].type & 0x02000000u)
-          wire_put_le32(slot + 8, rc->multi);
-        else
-          wire_put_le64(slot + 8, rc->second);
-        if (remember_cell(log, obj, ctr, ni ? insts[i] : NULL) != 0)
-          return -1;
-        break;
-      }
-    }
-    at += block;
-  }
-  /* the names were sized as UTF-16 of at most one unit per byte */
-  wire_put_le32(p, (uint32_t)at);
-  b->len = o + at;
-  b->objects++;
-  return 0;
-}
-
-static int write_raw_objects(builder *b) {
-  size_t n = b->ncells;
-  const char **insts = calloc(n ? n : 1, sizeof *insts);
-  size_t *ents = calloc(n ? n : 1, sizeof *ents);
-  uint32_t *done = calloc(n ? n : 1, sizeof *done);
-  int rc = insts && ents && done ? 0 : -1;
-  size_t ndone = 0;
-  for (size_t i = 0; i < n && rc == 0; i++) {
-    uint32_t obj = b->log->object_index[b->cells[i].entry];
-    size_t k = 0;
-    while (k < ndone && done[k] != obj)
-      k++;
-    if (k < ndone)
-      continue;
-    done[ndone++] = obj;
-    rc = write_object(b, obj, insts, ents, n);
-  }
-  free(insts);
-  free(ents);
-  free(done);
-  return rc;
-}
-
 /* ------------------------------------------------------------- sample */
-
-static void clear_cells(blg_log *log) {
-  for (size_t i = 0; i < log->cell_count; i++)
-    free(log->cells[i].instance);
-  log->cell_count = 0;
-}
 
 /* The sample's records into b (blg.md 4.1). */
 static int walk_records(builder *b, const uint8_t *r, size_t len, size_t at) {
@@ -509,7 +301,7 @@ int blg_sample_blob(blg_log *log, size_t sample, size_t machine, uint8_t **out,
     memcpy(log->record + len, log->data + ev->payload, ev->length);
     len += ev->length;
   }
-  clear_cells(log);
+  blg_cells_reset(log);
   const uint8_t *r = log->record;
   if (len < 8 || wire_le32(r) != ((uint32_t)BL_SAMPLE << 16 | BL_WORD) ||
       wire_le32(r + 4) < 8 || wire_le32(r + 4) > len)
@@ -527,7 +319,7 @@ int blg_sample_blob(blg_log *log, size_t sample, size_t machine, uint8_t **out,
   if (synthesized)
     rc = synth_header(&b, log->machines[machine]);
   if (rc == 0 && b.ncells > 0)
-    rc = write_raw_objects(&b);
+    rc = blg_write_raw_objects(&b);
   for (size_t i = 0; i < b.ncells; i++)
     free(b.cells[i].owned);
   free(b.cells);
@@ -549,21 +341,4 @@ int blg_sample_blob(blg_log *log, size_t sample, size_t machine, uint8_t **out,
   }
   *out_len = b.len;
   return 1;
-}
-
-bool blg_cell_logged(const blg_log *log, uint32_t obj, uint32_t ctr,
-                     const char *instance) {
-  bool raw_object = false;
-  for (size_t i = 0; i < log->cell_count; i++) {
-    const blg_cell *c = &log->cells[i];
-    if (c->object_index != obj)
-      continue;
-    raw_object = true;
-    if (c->counter_index == ctr &&
-        (c->instance == NULL
-             ? instance == NULL
-             : instance != NULL && pd_name_casecmp(c->instance, instance) == 0))
-      return true;
-  }
-  return !raw_object; /* a whole object's counters are all logged */
 }

@@ -131,11 +131,17 @@ static int64_t rule_time(const uint16_t st[8], int64_t y) {
   return day * TICKS_PER_DAY + ((int64_t)st[4] * 60 + st[5]) * TICKS_PER_MINUTE;
 }
 
+/* Biases beyond two days are not a zone's: a hostile field, ignored. */
+#define MAX_BIAS_MINUTES (2 * 24 * 60)
+
 int64_t blg_local_to_utc(const blg_info *in, int64_t local) {
-  int64_t bias = in->tz_bias + in->tz_standard_bias;
+  int64_t bias = (int64_t)in->tz_bias + in->tz_standard_bias;
+  /* far from the int64 ends, so no sum below can overflow */
+  if (local < 0 || local > INT64_MAX / 2)
+    return local;
   const uint16_t *dst = in->tz_daylight_date, *std = in->tz_standard_date;
   /* wYear 0 and valid months: a yearly rule (absolute dates: not seen) */
-  if (local >= 0 && dst[0] == 0 && std[0] == 0 && dst[1] >= 1 && dst[1] <= 12 &&
+  if (dst[0] == 0 && std[0] == 0 && dst[1] >= 1 && dst[1] <= 12 &&
       std[1] >= 1 && std[1] <= 12 && dst[3] >= 1 && dst[3] <= 5 &&
       std[3] >= 1 && std[3] <= 5 && dst[2] <= 6 && std[2] <= 6) {
     int64_t y;
@@ -145,8 +151,10 @@ int64_t blg_local_to_utc(const blg_info *in, int64_t local) {
     bool in_dst = start < end ? (local >= start && local < end)
                               : (local >= start || local < end);
     if (in_dst)
-      bias = in->tz_bias + in->tz_daylight_bias;
+      bias = (int64_t)in->tz_bias + in->tz_daylight_bias;
   }
+  if (bias < -MAX_BIAS_MINUTES || bias > MAX_BIAS_MINUTES)
+    bias = 0;
   return local + bias * TICKS_PER_MINUTE;
 }
 

@@ -147,11 +147,11 @@ static int one_sample(blg_run *r, size_t s, size_t m, const pd_result **res,
     return -1;
   }
   pd_error perr = {0};
-  pd_status ps = pd_decode(st->snap[cur], st->buf[cur], st->len[cur], NULL,
-                           &perr);
+  pd_status ps =
+      pd_decode(st->snap[cur], st->buf[cur], st->len[cur], NULL, &perr);
   if (ps == PD_OK)
-    ps = pd_selection_evaluate(st->sel, st->have_older ? st->snap[cur ^ 1]
-                                                       : NULL,
+    ps = pd_selection_evaluate(st->sel,
+                               st->have_older ? st->snap[cur ^ 1] : NULL,
                                st->snap[cur], res, count, &perr);
   if (ps != PD_OK) {
     cli_error("%s: sample %zu (offset 0x%zx): %s", r->file, s,
@@ -195,9 +195,8 @@ static void print_list(blg_run *r, FILE *out) {
     blg_format_time(blg_sample_local(r->log, 0), t0, sizeof t0);
     blg_format_time(blg_sample_local(r->log, n - 1), t1, sizeof t1);
   }
-  fprintf(out, "file\t%s\nlogged by\tWindows %u.%u build %u, %u-bit\n",
-          r->file, in->os_major, in->os_minor, in->os_build,
-          in->pointer_size * 8);
+  fprintf(out, "file\t%s\nlogged by\tWindows %u.%u build %u, %u-bit\n", r->file,
+          in->os_major, in->os_minor, in->os_build, in->pointer_size * 8);
   fprintf(out, "time zone\t%s / %s, bias %d min\n", in->tz_standard_name,
           in->tz_daylight_name, in->tz_bias);
   fprintf(out, "samples\t%zu\nfirst\t%s\nlast\t%s\n", n, t0, t1);
@@ -261,8 +260,7 @@ static int parse(blg_run *r, int argc, char **argv) {
       r->target = optarg, modes++;
       break;
     case OPT_COUNTER: {
-      const char **n =
-          realloc(r->counters, (r->counter_count + 1) * sizeof *n);
+      const char **n = realloc(r->counters, (r->counter_count + 1) * sizeof *n);
       if (n == NULL)
         return cli_error("out of memory");
       r->counters = n;

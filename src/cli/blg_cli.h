@@ -41,7 +41,7 @@ typedef struct blg_run {
   size_t len;
   blg_log *log;
   blg_machine_state *ms;
-  size_t warned;    /* the log's warnings printed so far */
+  size_t warned;   /* the log's warnings printed so far */
   pd_result *kept; /* the results of a sample the log has cells for */
   size_t kept_cap;
 } blg_run;

@@ -25,7 +25,9 @@ typedef struct columns {
   size_t nslots;
 } columns;
 
-static uint64_t hash_name(const char *s) { return pd_hash_bytes(s, strlen(s)); }
+static uint64_t hash_name(const char *s) {
+  return pd_hash_bytes(s, strlen(s));
+}
 
 static int grow_slots(columns *c) {
   size_t n = c->nslots ? c->nslots * 2 : 1024;
@@ -142,8 +144,8 @@ static void flush_row(csv_state *st) {
   st->row = -1;
 }
 
-static int fill(void *ctx, blg_run *r, size_t s, size_t m,
-                const pd_result *res, size_t n) {
+static int fill(void *ctx, blg_run *r, size_t s, size_t m, const pd_result *res,
+                size_t n) {
   csv_state *st = ctx;
   if (st->row != (int64_t)s) {
     flush_row(st);
@@ -168,11 +170,11 @@ static int fill(void *ctx, blg_run *r, size_t s, size_t m,
  * first sample falls) and its bias then, or --tz-name. */
 static void csv_header(const blg_run *r, FILE *out) {
   const blg_info *in = blg_log_info(r->log);
-  int64_t bias = in->tz_bias + in->tz_standard_bias;
+  int64_t bias = (int64_t)in->tz_bias + in->tz_standard_bias;
   if (blg_sample_count(r->log) > 0)
     bias = (blg_sample_utc(r->log, 0) - blg_sample_local(r->log, 0)) /
            INT64_C(600000000);
-  const char *name = bias == in->tz_bias + in->tz_standard_bias
+  const char *name = bias == (int64_t)in->tz_bias + in->tz_standard_bias
                          ? in->tz_standard_name
                          : in->tz_daylight_name;
   fprintf(out, "\"(PDH-CSV 4.0) (%s)(%lld)\"", r->tz_name ? r->tz_name : name,

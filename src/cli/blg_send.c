@@ -24,9 +24,8 @@ void blg_result_names(const blg_run *r, const pd_result *res, char *pi,
   wp_name_plugin_instance(pi, pi_size,
                           wp_name_part(obj, sizeof obj, res->object, m),
                           instance, NULL, false);
-  wp_name_type_instance(ti, ti_size,
-                        wp_name_part(ctr, sizeof ctr, res->counter, m), NULL,
-                        false);
+  wp_name_type_instance(
+      ti, ti_size, wp_name_part(ctr, sizeof ctr, res->counter, m), NULL, false);
 }
 
 #ifdef _WIN32
