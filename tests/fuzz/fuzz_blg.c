@@ -64,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       int cur = 0;
       bool have = false;
       for (size_t s = 0; s < blg_sample_count(log) && s < 64; s++) {
-        if (blg_sample_blob(log, s, m, &buf[cur], &cap[cur], &len[cur],
-                            &err) != 1)
+        if (blg_sample_blob(log, s, m, &buf[cur], &cap[cur], &len[cur], &err) !=
+            1)
           continue;
         pd_error perr;
         if (pd_decode(snap[cur], buf[cur], len[cur], NULL, &perr) != PD_OK) {
