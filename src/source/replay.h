@@ -5,6 +5,7 @@
  * RegQueryValueEx answer) and `names.multisz` (the English Counter table,
  * REG_MULTI_SZ UTF-16LE). The blobs are listed once at open, sorted by name
  * (byte order), and returned one per collect call; the query is ignored.
+ * A path ending in .blg is a Perfmon binary log instead (replay_blg.h).
  */
 #ifndef WP_REPLAY_H
 #define WP_REPLAY_H
