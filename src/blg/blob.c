@@ -21,24 +21,13 @@ enum {
   MULTI_HEADER = 32,
   ITEM_SIZE = 24,
   PERF_HEADER = 88,
-  MAX_BLOB = 1 << 30,
 };
-
-int blg_room(builder *b, size_t need) {
-  if (need > MAX_BLOB)
-    return -1;
-  return wp_grow_bytes(&b->out, &b->cap, need, MAX_BLOB) == WP_GROW_OK ? 0 : -1;
-}
 
 /* Does type t's formula take a clock, and which (format.md 2.1)? */
 static bool type_timed(uint32_t t) {
   uint32_t sub = t & 0xF0000u;
   return (t & 0xC00u) == 0x400u &&
          (sub == 0x10000u || sub == 0x40000u || sub == 0x50000u);
-}
-bool blg_type_has_base_def(uint32_t t) {
-  uint32_t sub = t & 0xF0000u;
-  return (t & 0xC00u) == 0x400u && (sub == 0x20000u || sub == 0x70000u);
 }
 
 /* ------------------------------------------------------ object blocks */

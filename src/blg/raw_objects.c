@@ -12,6 +12,19 @@
  */
 #include "blob_build.h"
 
+enum { MAX_BLOB = 1 << 30 };
+
+int blg_room(builder *b, size_t need) {
+  if (need > MAX_BLOB)
+    return -1;
+  return wp_grow_bytes(&b->out, &b->cap, need, MAX_BLOB) == WP_GROW_OK ? 0 : -1;
+}
+
+bool blg_type_has_base_def(uint32_t t) {
+  uint32_t sub = t & 0xF0000u;
+  return (t & 0xC00u) == 0x400u && (sub == 0x20000u || sub == 0x70000u);
+}
+
 /* An open-addressing map of keys to 0-based positions (value + 1; 0 is
  * an empty slot). String keys are compared case-insensitively. */
 typedef struct pos_map {

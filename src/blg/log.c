@@ -5,18 +5,6 @@
 
 #include <stdio.h>
 
-void blg_warn(blg_log *log, size_t offset, const char *fmt, ...) {
-  if (log->warning_count < BLG_MAX_WARNINGS) {
-    blg_warning *w = &log->warnings[log->warning_count];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->message, sizeof w->message, fmt, ap);
-    va_end(ap);
-    w->offset = offset;
-  }
-  log->warning_count++;
-}
-
 blg_log *blg_open(const uint8_t *data, size_t len, wp_error *err) {
   blg_log *log = calloc(1, sizeof *log);
   if (log == NULL) {
