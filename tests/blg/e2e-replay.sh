@@ -122,6 +122,35 @@ e2e_is "$(tx_all | head -4 | awk '{printf "%s %.13g\n", $1, $2}' | tr '\n' ' ')"
 
 e2e_stop "$COLLECTD_PID" 10
 e2e_is "$E2E_STATUS" 0 "collectd exits 0 on TERM"
+
+# The Windows 8 log (raw counter records) through collectd too: 600 values
+# of _Total, the first the one PDH gave LINQPad, and a base-using counter
+# by hand: Avg. Disk Bytes/Write (AVERAGE_BULK) at sample 1 from the raw
+# values of samples 0 and 1 (bytes 59518247936 -> 59518740480, writes
+# 7028975 -> 7029031): 492544 / 56 = 8795.428571428571.
+cat >"$E2E_DIR/winperf-tx.yaml" <<'EOF'
+- '\Processor(_Total)\% Processor Time'
+- '\PhysicalDisk(*)\Avg. Disk Bytes/Write'
+EOF
+sed -e "s|$E2E_DIR/winperf.yaml|$E2E_DIR/winperf-tx.yaml|" -e "s|$PAL|$TX|" \
+  -e 's|ReplaySpeed 2|ReplaySpeed 50|' \
+  -e "s|$E2E_DIR/collectd.pid|$E2E_DIR/collectd-tx.pid|" \
+  "$E2E_DIR/collectd.conf" >"$E2E_DIR/collectd-tx.conf"
+e2e_spawn "$E2E_DIR/collectd-tx.stdout" /usr/sbin/collectd -f -C "$E2E_DIR/collectd-tx.conf"
+COLLECTD_PID=$E2E_LAST_PID
+tx_c() { # INSTANCE TYPE_INSTANCE: "time value" lines of database collectd
+  e2e_influx_query "SELECT value FROM winperf_value WHERE host = 'GEORGIS3' AND instance = '$1' AND type_instance = '$2'"
+}
+tx_c_all() { [ "$(tx_c Processor-_Total '% Processor Time' | wc -l)" -ge 600 ]; }
+e2e_wait_for 60 tx_c_all
+e2e_is "$(tx_c Processor-_Total '% Processor Time' | wc -l | tr -d ' ')" 600 \
+  "influxdb: collectd replayed the Windows 8 log's 600 values of _Total"
+e2e_is "$(tx_c Processor-_Total '% Processor Time' | head -1 | awk '{printf "%s %.13g", $1, $2}')" \
+  "1361328618 9.378262382554" "... the first at its time, PDH's value (LINQPad)"
+e2e_is "$(tx_c 'PhysicalDisk-0 C:' 'Avg. Disk Bytes_Write' | head -1 | awk '{printf "%s %.13g", $1, $2}')" \
+  "1361328618 8795.428571429" "... Avg. Disk Bytes/Write by hand (a raw record with its base)"
+e2e_stop "$COLLECTD_PID" 10
+e2e_is "$E2E_STATUS" 0 "the second collectd exits 0 on TERM"
 # carbon creates a metric's file from its cache in its own time
 P=$CARBON_DIR/whisper/ZACH-PC/winperf-System/gauge-Processes.wsp
 e2e_wait_for 30 test -f "$P"
