@@ -653,12 +653,12 @@ int main(int argc, char **argv) {
   /* blg: the real logs and the hand-built fixture of tests/data/blg */
   if (subdir(dir, sizeof dir, argv[1], "blg"))
     return 1;
-  if (top != NULL &&
-      (copy_file(dir, "pal-SampleLog", top, "tests/data/blg/pal-SampleLog.blg") ||
-       copy_file(dir, "tx-BasicPerfCounters", top,
-                 "tests/data/blg/tx-BasicPerfCounters.blg") ||
-       copy_file(dir, "fixture-both-kinds", top,
-                 "tests/data/blg/fixture-both-kinds.blg")))
+  if (top != NULL && (copy_file(dir, "pal-SampleLog", top,
+                                "tests/data/blg/pal-SampleLog.blg") ||
+                      copy_file(dir, "tx-BasicPerfCounters", top,
+                                "tests/data/blg/tx-BasicPerfCounters.blg") ||
+                      copy_file(dir, "fixture-both-kinds", top,
+                                "tests/data/blg/fixture-both-kinds.blg")))
     return 1;
   return 0;
 }

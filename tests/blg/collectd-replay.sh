@@ -17,7 +17,7 @@
 # a few are known by hand (79 MB, 82.148113155 %).
 . "$(dirname "$0")/../e2e/lib.sh"
 
-e2e_init blg-e2e
+e2e_init blg-collectd
 need collectd curl ss influxd python3
 e2e_plugin_dir logfile write_graphite network
 WINPERF=$top_builddir/winperf
