@@ -240,8 +240,8 @@ int main(void) {
   truncated("pal-SampleLog.blg", 11);
   cut_in_buffer();
   kinds();
-  /* both record kinds of the fixture: the whole file */
-  flips("fixture-both-kinds.blg", 0, 4096, 1);
+  /* both record kinds of the fixture: the whole file, every other byte */
+  flips("fixture-both-kinds.blg", 0, 4096, 2);
   /* Windows 8: the log header, the catalog, the first raw samples */
   flips("tx-BasicPerfCounters.blg", 0, 0x300, 3);
   flips("tx-BasicPerfCounters.blg", 0x10000, 0x10700, 3);
