@@ -52,6 +52,7 @@ void cli_host_close(cli_host *h) {
 static cli_fetch classify(cli_host *h, pd_source_state *state) {
   switch (wp_remote_last_error(h->src)) {
   case WP_REMOTE_ERR_AUTH:
+  case WP_REMOTE_ERR_ACCESS:
     state->failure = PD_SOURCE_ACCESS_DENIED;
     break;
   case WP_REMOTE_ERR_CONNECT:
@@ -80,6 +81,7 @@ cli_fetch cli_host_fetch(cli_host *h, const char *query, bool local_names,
                          wp_buffer *out, pd_source_state *state) {
   memset(state, 0, sizeof *state);
   state->remote = h->remote;
+  state->last_counter = wp_source_last_counter(h->src);
   wp_source_status st;
   wp_error err;
   wp_error_clear(&err);
