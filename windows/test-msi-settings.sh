@@ -48,7 +48,7 @@ fi
 B=${1:-$top_srcdir/build/windows}
 # shellcheck source=../tests/e2e/lib.sh
 . "$top_srcdir/tests/e2e/lib.sh"
-need wine wineboot wineserver wixl msiinfo msibuild whisper-fetch jq x86_64-w64-mingw32-gcc
+need wine wineboot wineserver wixl msiinfo msibuild whisper-fetch jq python3 x86_64-w64-mingw32-gcc
 [ -f "$B/dist/collectd.exe" ] || e2e_bail "$B/dist/collectd.exe exists (run windows/build-collectd.sh first)"
 B=$(cd "$B" && pwd)
 e2e_init msi-settings

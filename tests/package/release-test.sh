@@ -26,7 +26,7 @@
 top=$top_srcdir
 # shellcheck source=tests/e2e/lib.sh
 . "$top/tests/e2e/lib.sh"
-need gpg gpgv apt-ftparchive osslsigncode openssl wixl python3 x86_64-w64-mingw32-gcc \
+need gpg gpgv apt-ftparchive osslsigncode openssl wixl python3 git x86_64-w64-mingw32-gcc \
   dpkg-buildpackage
 e2e_init release
 W=$E2E_DIR
