@@ -353,7 +353,10 @@ mkvar() { # the value a Makefile variable has, as make sees it
 print-var: ; @echo '$($(VAR))'
 MK
 }
-PLUGIN_CPPFLAGS="$(mkvar winperf_la_CPPFLAGS) -I$GNULIB_DIR"
+# gnulib's replacement headers refuse to be included before its config.h:
+# force it first, as collectd's own build does for its plugins (a plugin
+# file may include <pthread.h>, which pulls them in, before collectd.h).
+PLUGIN_CPPFLAGS="$(mkvar winperf_la_CPPFLAGS) -include $GNULIB/gnulib_config.h -I$GNULIB_DIR"
 PLUGIN_LIBADD="$(mkvar winperf_la_LIBADD) -L$CD -lcollectd -L$GNULIB_DIR -lgnu"
 # libtool will not put a static library into a Windows DLL; the linker
 # itself will, so libyaml.a goes to it directly.

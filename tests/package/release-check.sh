@@ -175,9 +175,9 @@ e2e_ok $? "apt-get purge leaves no winperf file"
 e2e_ok $? "the chroot's mounts ended with it (private mount namespace)"
 
 # ----------------------------------------------------------------- Wine
-wine_test() { # wine_test NAME CMD...: one TAP line for a whole Wine test
-  local name=$1 log=$W/$1.log t=$SECONDS p f
-  shift
+wine_test() { # wine_test LOG NAME CMD...: one TAP line for a whole Wine test
+  local log=$W/$1.log name=$2 t=$SECONDS p f
+  shift 2
   "$@" >"$log" 2>&1
   local status=$?
   p=$(grep -c '^ok ' "$log")
@@ -186,9 +186,9 @@ wine_test() { # wine_test NAME CMD...: one TAP line for a whole Wine test
   [ "$status" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
   e2e_ok $? "$name: $p ok, $f not ok ($((SECONDS - t)) s)"
 }
-wine_test "windows/test-msi-settings.sh with the release's signed MSI" \
+wine_test msi-settings "windows/test-msi-settings.sh with the release's signed MSI" \
   "$top/windows/test-msi-settings.sh" --msi "$out/$msi" "$B"
-wine_test "windows/test-msi.sh" "$top/windows/test-msi.sh" "$B"
+wine_test msi "windows/test-msi.sh" "$top/windows/test-msi.sh" "$B"
 
 echo "# release check: $((SECONDS - T0)) s" | e2e_diag
 e2e_done
