@@ -242,20 +242,33 @@ n=$(starts)
 msi closed-port /i "$(winpath "$W/v3.msi")" REINSTALL=ALL REINSTALLMODE=omus \
   GRAPHITE_HOST=127.0.0.1 GRAPHITE_PORT="$closed" INFLUXDB_HOST=none
 e2e_wait_for 120 running_since "$n"
+stop_service
 failures() { log_since 'collectd service: starting' | grep -c "write_graphite plugin: Connecting to 127.0.0.1:$closed .*failed"; }
 three_failures() { [ "$(failures)" -ge 3 ]; }
-e2e_wait_for 120 three_failures
+# Each interval's values make write_graphite try to connect, and fail. A
+# read thread blocked in a Wine server call (windows/README.md) dispatches
+# nothing, so nothing fails: then this start is stopped and one more made.
+for attempt in 1 2; do
+  mark=$(wc -l <"$TRACE") # the Event Log records of this start come after
+  n=$(starts)
+  timeout 120 wine net start collectd >/dev/null 2>&1
+  e2e_wait_for 60 running_since "$n" && e2e_wait_for 60 three_failures && break
+  echo "attempt $attempt: $(failures) failures in a minute (a blocked read thread?): once more" | e2e_diag
+  stop_service
+done
 e2e_ok $? "write_graphite towards closed port $closed fails: $(failures) errors in collectd.log"
 stop_service
 f=$(failures)
-recorded=$(events | grep -c "err:eventlog:ReportEventW L\"write_graphite plugin: Connecting to 127.0.0.1:$closed .*failed")
+recorded=$(tail -n +"$((mark + 1))" "$TRACE" |
+  grep -ac "err:eventlog:ReportEventW L\"write_graphite plugin: Connecting to 127.0.0.1:$closed .*failed")
 e2e_is "$recorded" 2 "the Event Log got that error twice: once at once, once at the stop with the count"
-events | grep "err:eventlog:ReportEventW L\"write_graphite plugin: Connecting to 127.0.0.1:$closed" |
+tail -n +"$((mark + 1))" "$TRACE" | grep -a "err:eventlog:ReportEventW L\"write_graphite plugin: Connecting to 127.0.0.1:$closed" |
   tail -1 | grep -q "this message came $((f - 1)) more times"
 e2e_ok $? "the record at the stop counts the $((f - 1)) repeats not recorded one by one"
 # (Under Wine a read thread sometimes stays blocked in a Wine server call,
 # windows/README.md: then the watchdog ends the stop, and says so.)
-events | grep -E -q 'trace:eventlog:ReportEventW L"collectd service: stopped|err:eventlog:ReportEventW L"collectd service: shutdown not finished'
+tail -n +"$((mark + 1))" "$TRACE" |
+  grep -a -E -q 'trace:eventlog:ReportEventW L"collectd service: stopped|err:eventlog:ReportEventW L"collectd service: shutdown not finished'
 e2e_ok $? "Event Log: the stop ($(events | grep -c 'shutdown not finished') by the watchdog so far)"
 
 # ------------------------------------------------ 9. a broken configuration
