@@ -67,6 +67,13 @@ pd_status pd_error_set(pd_error *err, pd_status status, size_t offset,
 #endif
     ;
 
+/* The parser's error as the error value of the code around it
+ * (src/common/wp_error.h): its message (or its status name when the
+ * message is empty); code WP_E_NOMEM for PD_E_NOMEM, WP_E_LIMIT for
+ * PD_E_LIMIT, else WP_E_PARSER. Returns -1. */
+struct wp_error;
+int wp_error_from_pd(struct wp_error *err, const pd_error *pd);
+
 /* ----------------------------------------------------------- counter types */
 
 /* format.md 2.2. */
