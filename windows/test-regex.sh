@@ -37,8 +37,8 @@ exe=$W/test_cardinality.exe
   -I"$GL/gllib" -I"$GL" -Isrc/plugin -Isrc/config -Isrc/perfdata \
   -Isrc/common -Itests \
   -o "$exe" tests/plugin/test_cardinality.c src/plugin/cardinality.c \
-  src/config/card_keys.c src/plugin/aggregate.c src/common/error.c \
-  src/common/grow.c src/perfdata/error.c "$GL/gllib/libgnu.a" -static \
+  src/config/card_keys.c src/plugin/aggregate.c src/common/wp_error.c \
+  src/common/wp_grow.c src/perfdata/pd_error.c "$GL/gllib/libgnu.a" -static \
   -lpthread) \
   >"$W/build.log" 2>&1
 e2e_ok $? "test_cardinality.exe cross-built against gnulib's regex"

@@ -51,7 +51,7 @@ int cli_remote_option(int argc, char **argv, int *i,
                       struct wp_remote_options *o);
 #endif
 
-/* names.c: the Counter name table: index, English and local name. */
+/* names_command.c: the Counter name table: index, English and local name. */
 int cmd_names(int argc, char **argv);
 /* doctor.c: why each counter path matches or does not. */
 int cmd_doctor(int argc, char **argv);

@@ -12,7 +12,7 @@
 
 /* ---- the wire: every integer read goes through src/wire/wire.h, at the
  * field offsets layout.h names ---- */
-#include "../wire/wire.h"
+#include "wire.h"
 #include "layout.h"
 
 /* The error of a structure whose own length wire_sized_at() found out of

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../wire/wire.h" /* pd_counter_raw's loads */
+#include "wire.h" /* pd_counter_raw's loads */
 
 #ifdef __cplusplus
 extern "C" {

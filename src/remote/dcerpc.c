@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "dcerpc.h"
-#include "../common/wp_grow.h"
+#include "wp_grow.h"
 
 #include <assert.h>
 #include <stdarg.h>

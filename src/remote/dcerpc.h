@@ -14,8 +14,8 @@
 #ifndef WP_DCERPC_H
 #define WP_DCERPC_H
 
-#include "../common/wp_error.h"
-#include "../wire/wire.h"
+#include "wp_error.h"
+#include "wire.h"
 
 #include <stddef.h>
 #include <stdint.h>
