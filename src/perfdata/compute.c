@@ -115,50 +115,9 @@ static bool uses_older_base(uint32_t type) {
   }
 }
 
-/* One function per row of the format.md 3 table, each given a named, numeric
- * type of its row whose samples are present. */
-
-/* dN / (dD / F): COUNTER_COUNTER, COUNTER_BULK_COUNT, SAMPLE_COUNTER. */
-static pd_value_status per_second(uint32_t type, const pd_sample *o,
-                                  const pd_sample *n, double *v) {
-  double dn = 0, dd = 0, f = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, &f);
-  if (st == PD_VALUE_OK)
-    *v = dn / (dd / f);
-  return st;
-}
-
-/* dN / dD: the QUEUELEN types; 100NS_QUEUELEN too has no time-base factor
- * (format.md 3.2). */
-static pd_value_status queue_length(uint32_t type, const pd_sample *o,
-                                    const pd_sample *n, double *v) {
-  double dn = 0, dd = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
-  if (st == PD_VALUE_OK)
-    *v = dn / dd;
-  return st;
-}
-
-/* 100 dN / dD: COUNTER_TIMER, 100NSEC_TIMER and OBJ_TIME_TIMER, the last
- * on the object's clock as PDH (format.md 3.2). */
-static pd_value_status timer(uint32_t type, const pd_sample *o,
-                             const pd_sample *n, double *v) {
-  double dn = 0, dd = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
-  if (st == PD_VALUE_OK)
-    *v = 100.0 * dn / dd;
-  return st;
-}
-
-/* 100 (1 - dN / dD): COUNTER_TIMER_INV, 100NSEC_TIMER_INV. */
-static pd_value_status timer_inv(uint32_t type, const pd_sample *o,
-                                 const pd_sample *n, double *v) {
-  double dn = 0, dd = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
-  if (st == PD_VALUE_OK)
-    *v = 100.0 * (1.0 - dn / dd);
-  return st;
-}
+/* One function per row of the format.md 3 table that pd_rate_value
+ * (type_props.h) does not compute, each given a named, numeric type of
+ * its row whose samples are present. */
 
 /* 100 (dN / dD) / B1: 100NSEC_MULTI_TIMER, and COUNTER_MULTI_TIMER unless
  * the MSDN sample's 100 (dN / (dD / F)) / B1 is asked for (format.md 3.2: that
@@ -270,37 +229,13 @@ static pd_value_status precision_timer(const pd_sample *o, const pd_sample *n,
   return PD_VALUE_OK;
 }
 
-/* The formula of one named, numeric type whose samples are present: the
- * rows of the format.md 3 table, in its order. */
+/* The formula of one named, numeric type whose samples are present and
+ * that pd_rate_value does not compute: the other rows of the format.md 3
+ * table, in its order. */
 static pd_value_status formula(uint32_t type, const pd_sample *o,
                                const pd_sample *n, const pd_calc_options *opt,
                                double *v) {
   switch (type) {
-  case PD_COUNTER_RAWCOUNT:
-  case PD_COUNTER_LARGE_RAWCOUNT:
-  case PD_COUNTER_RAWCOUNT_HEX:
-  case PD_COUNTER_LARGE_RAWCOUNT_HEX:
-    *v = (double)n->value; /* N1 */
-    return PD_VALUE_OK;
-  case PD_COUNTER_DELTA:
-  case PD_COUNTER_LARGE_DELTA:
-    return delta_u64(o->value, n->value, v); /* dN */
-  case PD_COUNTER_COUNTER:
-  case PD_COUNTER_BULK_COUNT:
-  case PD_SAMPLE_COUNTER:
-    return per_second(type, o, n, v);
-  case PD_COUNTER_QUEUELEN_TYPE:
-  case PD_COUNTER_LARGE_QUEUELEN_TYPE:
-  case PD_COUNTER_100NS_QUEUELEN_TYPE:
-  case PD_COUNTER_OBJ_TIME_QUEUELEN_TYPE:
-    return queue_length(type, o, n, v);
-  case PD_COUNTER_TIMER:
-  case PD_100NSEC_TIMER:
-  case PD_OBJ_TIME_TIMER:
-    return timer(type, o, n, v);
-  case PD_COUNTER_TIMER_INV:
-  case PD_100NSEC_TIMER_INV:
-    return timer_inv(type, o, n, v);
   case PD_COUNTER_MULTI_TIMER:
   case PD_100NSEC_MULTI_TIMER:
     return multi_timer(type, o, n, opt, v);
@@ -359,11 +294,23 @@ pd_value_status pd_compute_props(uint32_t type, pd_type_props props,
       return PD_VALUE_NO_BASE;
   }
 
+  /* The common types: their one formula (type_props.h). */
+  pd_rate_plan plan;
+  pd_rate_prepare(type, older, newer, opt, &plan);
+  if (plan.kind != PD_FAST_NONE) {
+    pd_value_status st =
+        pd_rate_value(&plan, plan.kind, older != NULL, older ? older->value : 0,
+                      newer->value, &v);
+    if (value)
+      *value = v;
+    return st;
+  }
+
   pd_value_status st = formula(type, older, newer, opt, &v);
   if (st != PD_VALUE_OK)
     return st;
   if (v < 0)
-    v = 0; /* only the inverse timers can get here (format.md 3.1: clamp) */
+    v = 0; /* multi-timer inverse (format.md 3.1: clamp) */
   if (opt->cap100 && (type & DISPLAY_MASK) == DISPLAY_PERCENT && v > 100)
     v = 100;
   if (value)

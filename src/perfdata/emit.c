@@ -27,17 +27,38 @@ static const char *result_path(object_pass *op, const matched_counter *m,
 }
 
 bool pd_reserve_results(pd_selection *sel, size_t n) {
-  if (sel->result_cap - sel->result_count >= n)
-    return true;
-  size_t cap = sel->result_cap ? sel->result_cap : 64;
-  while (cap - sel->result_count < n)
-    cap *= 2;
-  pd_result *r = realloc(sel->results, cap * sizeof *r);
-  if (r == NULL)
-    return false;
-  sel->results = r;
-  sel->result_cap = cap;
-  return true;
+  return n <= SIZE_MAX - sel->result_count &&
+         WP_GROW(&sel->results, &sel->result_cap, sel->result_count + n,
+                 WP_GROW_NO_CAP) == WP_GROW_OK;
+}
+
+/* ---------------------------------------------- values two paths share */
+
+typedef struct reported_key {
+  const pd_reported *r;
+  pd_value_key key;
+} reported_key;
+
+static bool same_value(const void *ctx, uint32_t value) {
+  const reported_key *k = ctx;
+  const pd_value_key *a = &k->r->key[value - 1], *b = &k->key;
+  return a->obj_pos == b->obj_pos && a->instance == b->instance &&
+         a->counter == b->counter;
+}
+
+/* 1 when key is reported first now (remembered), 0 when an earlier path
+ * reported it, -1 out of memory (never "reported": that would lose it). */
+static int report_first(pd_reported *r, pd_value_key key) {
+  if (WP_GROW(&r->key, &r->cap, r->count + 1, WP_TABLE_MAX) != WP_GROW_OK ||
+      wp_table_reserve(&r->index, r->count + 1) != WP_GROW_OK)
+    return -1;
+  reported_key k = {r, key};
+  uint32_t h = wp_hash32(wp_hash_bytes(&key, sizeof key));
+  if (wp_table_find_or_put(&r->index, h, (uint32_t)r->count + 1, same_value,
+                           &k) != 0)
+    return 0;
+  r->key[r->count++] = key;
+  return 1;
 }
 
 /* The general formula of one value (pd_compute_props), for the types
@@ -89,9 +110,8 @@ pd_status pd_emit(object_pass *op, const instance_view *v, pd_result **out,
     if (m->skip)
       continue;
     if (m->shared) {
-      uint64_t key =
-          (uint64_t)op->po->obj_pos << 52 | (uint64_t)v->i << 20 | m->pos;
-      int fresh = pd_seen_insert(&op->sel->seen, key);
+      int fresh = report_first(&op->sel->reported,
+                               (pd_value_key){op->po->obj_pos, v->i, m->pos});
       if (fresh < 0)
         return no_memory(err);
       if (fresh == 0)
@@ -108,10 +128,13 @@ pd_status pd_emit(object_pass *op, const instance_view *v, pd_result **out,
 /* ------------------------------------------- every instance, plainly */
 
 /* A counter read in every instance of an object as one little-endian
- * 8-byte load at `offset` of the counter block, masked to its size. */
+ * 8-byte load at `offset` of the counter block, masked to its size: for a
+ * 4-byte counter, 4 bytes past its own (quick_read asserts they are in the
+ * blob). */
 typedef struct quick_load {
   uint32_t offset;
   uint64_t mask;
+  const uint8_t *end; /* the blob's end: every load stays before it */
 } quick_load;
 
 /* def's quick load in obj of snap, false when it has none: big-endian or
@@ -124,6 +147,7 @@ static bool quick_load_of(const pd_snapshot *snap, const pd_object *obj,
     return false;
   const pd_instance *last = &obj->instances[obj->instance_count - 1];
   size_t room = (size_t)(snap->bytes.data + snap->bytes.len - last->block);
+  q->end = snap->bytes.data + snap->bytes.len;
   q->offset = def ? def->offset : 0;
   q->mask = def == NULL                 ? 0
             : def->load == PD_LOAD_LE32 ? UINT32_MAX
@@ -133,49 +157,12 @@ static bool quick_load_of(const pd_snapshot *snap, const pd_object *obj,
          room >= 8 && q->offset <= room - 8;
 }
 
+/* The one read past a counter's own bytes: 8 at its offset, masked to
+ * its size. quick_load_of checked that the last instance's load ends
+ * before the blob does (the blocks follow each other); asserted here. */
 static inline uint64_t quick_read(const pd_instance *in, quick_load q) {
+  assert(in->block + q.offset + 8 <= q.end);
   return wire_le64(in->block + q.offset) & q.mask;
-}
-
-/* pd_rate_compute for a kind known to the caller (PD_FAST_NONE: read
- * from the plan), in the same order of checks; only the inverse timer can
- * come out negative. */
-static inline __attribute__((always_inline)) pd_value_status
-quick_rate(const pd_rate_plan *p, uint8_t kind, bool paired, uint64_t n0,
-           uint64_t n1, double *value) {
-  if (kind == PD_FAST_NONE)
-    return pd_rate_compute(p, paired ? &n0 : NULL, n1, value);
-  double v;
-  *value = 0;
-  if (kind == PD_FAST_RAW) {
-    v = (double)n1;
-  } else {
-    if (!paired)
-      return PD_VALUE_FIRST_SAMPLE;
-    if (p->clocks != PD_VALUE_OK)
-      return p->clocks;
-    if (n1 < n0)
-      return PD_VALUE_NEGATIVE;
-    double dn = (double)(n1 - n0);
-    if (kind != PD_FAST_DELTA && p->time != PD_VALUE_OK)
-      return p->time;
-    if (kind == PD_FAST_PER_SECOND)
-      v = dn / p->dd_per_f;
-    else if (kind == PD_FAST_QUEUE)
-      v = dn / p->dd;
-    else if (kind == PD_FAST_TIMER)
-      v = 100.0 * dn / p->dd;
-    else if (kind == PD_FAST_TIMER_INV)
-      v = 100.0 * (1.0 - dn / p->dd);
-    else
-      v = dn;
-  }
-  if (kind == PD_FAST_TIMER_INV && v < 0)
-    v = 0; /* format.md 3.1: clamp */
-  if (p->cap100 && v > 100)
-    v = 100;
-  *value = v;
-  return PD_VALUE_OK;
 }
 
 /* The loads of a plain pass: per counter its newer and older readings. */
@@ -236,7 +223,7 @@ quick_instances(const object_pass *op, const quick_pass *qp,
   const pd_instance *const ins = op->obj->instances;
   const pd_instance *const olds = op->old->instances;
   const uint32_t old_count = op->old->instance_count, n = op->po->n;
-  const char *const *const full = op->names->full;
+  const char *const *const full = op->inst_names->full;
   const matched_counter *const mc = op->mc;
   for (uint32_t i = first; i < end; i++) {
     const pd_instance *in = &ins[i];
@@ -251,7 +238,8 @@ quick_instances(const object_pass *op, const quick_pass *qp,
       uint64_t n0 = old ? quick_read(old, qp->then[k]) : 0;
       double value;
       pd_value_status st =
-          quick_rate(&m->rate, kind, old != NULL, n0, n1, &value);
+          pd_rate_value(&m->rate, kind == PD_FAST_NONE ? m->rate.kind : kind,
+                        old != NULL, n0, n1, &value);
       put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st},
                 fixed);
     }
@@ -268,7 +256,7 @@ static void plain_instances(const object_pass *op, const int32_t *pair,
   const uint32_t n = op->po->n;
   const pd_counter_def *const pid_def = op->pid_def, *const tid_def =
                                                          op->tid_def;
-  const char *const *const full = op->names->full;
+  const char *const *const full = op->inst_names->full;
   const matched_counter *const mc = op->mc;
   for (uint32_t i = first; i < end; i++) {
     const pd_instance *in = &ins[i], *old = NULL;
@@ -358,9 +346,8 @@ pd_status pd_every_instance(object_pass *op, uint32_t first, uint32_t end,
   pd_status s = PD_OK;
   int32_t *pair = NULL;
   if (op->old != NULL &&
-      (s = pd_identity_pairs_resolved(
-           &sel->identity, op->pair_by, op->older, op->old, op->newer, op->obj,
-           op->po->obj_pos, op->names, &pair, err)) != PD_OK)
+      (s = pd_pairing_resolved(&sel->identity, &op->query, op->inst_names,
+                               &pair, err)) != PD_OK)
     return s;
   op->cp->matches += (size_t)(end - first) * n; /* reported or not */
   pd_result *r = sel->results + sel->result_count;
@@ -379,7 +366,7 @@ pd_status pd_every_instance(object_pass *op, uint32_t first, uint32_t end,
   const uint32_t old_count = op->old ? op->old->instance_count : 0;
   for (uint32_t i = first; s == PD_OK && i < end; i++) {
     const pd_instance *in = &op->obj->instances[i];
-    instance_view v = {.i = i, .in = in, .full = op->names->full[i]};
+    instance_view v = {.i = i, .in = in, .full = op->inst_names->full[i]};
     if (pair != NULL && pair[i] >= 0 && (uint32_t)pair[i] < old_count)
       v.old = &olds[pair[i]];
     v.pid = op->pid_def ? pd_counter_raw(NULL, in, op->pid_def) : 0;

@@ -60,10 +60,11 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
   const pd_object *obj = pd_snapshot_object(newer, obj_pos);
   const pd_object *old =
       older ? pd_snapshot_find_object(older, obj->name_index) : NULL;
-  if (!pd_grow((void **)&sel->plan, &sel->plan_cap, sel->plan_count + 1,
-               sizeof *sel->plan) ||
-      !pd_grow((void **)&sel->counters, &sel->counters_cap,
-               sel->counter_count + obj->counter_count, sizeof *sel->counters))
+  if (WP_GROW(&sel->plan, &sel->plan_cap, sel->plan_count + 1,
+              WP_GROW_NO_CAP) != WP_GROW_OK ||
+      WP_GROW(&sel->counters, &sel->counters_cap,
+              sel->counter_count + obj->counter_count,
+              WP_GROW_NO_CAP) != WP_GROW_OK)
     return no_memory(err);
   path_object *po = &sel->plan[sel->plan_count++];
   if (sel->plan_count > sel->plan_init) { /* never used: nothing known */
@@ -129,7 +130,8 @@ static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
                       pd_error *err) {
   sel->plan_count = sel->counter_count = 0;
   size_t defs = newer->counter_count;
-  if (!pd_grow((void **)&sel->claims, &sel->claims_cap, defs ? defs : 1, 1))
+  if (WP_GROW(&sel->claims, &sel->claims_cap, defs ? defs : 1,
+              WP_GROW_NO_CAP) != WP_GROW_OK)
     return no_memory(err);
   memset(sel->claims, 0, defs);
   uint32_t n_objects = pd_snapshot_object_count(newer);
@@ -158,17 +160,17 @@ static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
  * so a name without "#n" means #0. */
 static bool instance_matches(const object_pass *op, uint32_t i) {
   const compiled_path *cp = op->cp;
-  if (op->names == NULL) /* single instance: no "(...)" or "(*)" */
+  if (op->inst_names == NULL) /* single instance: no "(...)" or "(*)" */
     return cp->instance_pattern == NULL || cp->all_instances;
   if (cp->instance_pattern == NULL)
     return false;
   if (cp->all_instances)
     return true;
-  const char *full = op->names->full[i];
+  const char *full = op->inst_names->full[i];
   if (cp->path.instance_has_wildcard) {
     if (pd_wildcard_match(cp->instance_pattern, full))
       return true;
-    const char *base = op->names->base[i];
+    const char *base = op->inst_names->base[i];
     return base != full && pd_wildcard_match(cp->instance_pattern, base);
   }
   return pd_name_casecmp(cp->instance_pattern, full) == 0;
@@ -180,8 +182,8 @@ static int filter_keeps(const object_pass *op, uint32_t i) {
   const compiled_path *cp = op->cp;
   if (cp->filter == NULL)
     return 1;
-  const char *full = op->names ? op->names->full[i] : "";
-  const char *base = op->names ? op->names->base[i] : "";
+  const char *full = op->inst_names ? op->inst_names->full[i] : "";
+  const char *base = op->inst_names ? op->inst_names->base[i] : "";
   return cp->filter(cp->filter_ctx, op->po->path_id, full, base);
 }
 
@@ -192,20 +194,18 @@ static pd_status older_instance(object_pass *op, uint32_t i,
   *old_inst = NULL;
   if (old == NULL)
     return PD_OK;
-  if (op->names == NULL) {
+  if (op->inst_names == NULL) {
     if (old->num_instances == -1 && old->instance_count == 1)
       *old_inst = &old->instances[0];
     return PD_OK;
   }
   pd_status s = PD_OK;
   if (op->pair == NULL &&
-      (s = pd_identity_pairs(&op->sel->identity, op->pair_by, op->older, old,
-                             op->newer, op->obj, op->po->obj_pos, &op->pair,
-                             err)) != PD_OK)
+      (s = pd_pairing(&op->sel->identity, &op->query, &op->pair, err)) != PD_OK)
     return s;
   if (op->pair[i] == PD_PAIR_BY_NAME &&
-      (s = pd_identity_by_name(op->older, old, op->names, i, &op->pair[i],
-                               err)) != PD_OK)
+      (s = pd_pair_by_full_name(&op->query, op->inst_names, i, &op->pair[i],
+                                err)) != PD_OK)
     return s;
   if (op->pair[i] >= 0 && (uint32_t)op->pair[i] < old->instance_count)
     *old_inst = &old->instances[op->pair[i]];
@@ -218,7 +218,7 @@ static pd_status view_of(object_pass *op, uint32_t i, instance_view *v,
   const pd_instance *in = &op->obj->instances[i];
   v->i = i;
   v->in = in;
-  v->full = op->names ? op->names->full[i] : NULL;
+  v->full = op->inst_names ? op->inst_names->full[i] : NULL;
   v->pid = op->pid_def ? pd_counter_raw(op->newer, in, op->pid_def) : 0;
   v->tid = op->tid_def ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
   v->id_base = NULL;
@@ -237,7 +237,7 @@ static pd_status instance_range(object_pass *op, bool exact, uint32_t *first,
   *first = 0;
   *end = obj->instance_count;
   if (obj->num_instances != -1 &&
-      (op->names = pd_object_full_names(op->newer, obj)) == NULL)
+      (op->inst_names = pd_full_names(op->newer, obj)) == NULL)
     return no_memory(err);
   if (exact) {
     int64_t at = pd_find_instance(op->newer, obj, op->cp->instance_pattern);
@@ -293,9 +293,14 @@ static pd_status start_pass(object_pass *op, pd_selection *sel, path_object *po,
   op->obj = pd_snapshot_object(newer, po->obj_pos);
   op->old = older ? pd_snapshot_find_object(older, op->obj->name_index) : NULL;
   op->mc = &sel->counters[po->first];
-  op->pair_by = op->cp->pair_by >= 0 ? (pd_pair_by)op->cp->pair_by
-                                     : sel->identity.pair_by;
-  op->want_base = op->pair_by == PD_PAIR_BY_ID && sel->want_id_base;
+  op->query = (pd_pair_query){older,
+                              op->old,
+                              newer,
+                              op->obj,
+                              po->obj_pos,
+                              op->cp->pair_by >= 0 ? (pd_pair_by)op->cp->pair_by
+                                                   : sel->identity.pair_by};
+  op->want_base = op->query.pair_by == PD_PAIR_BY_ID && sel->want_id_base;
   op->every = op->cp->all_instances && op->cp->filter == NULL &&
               op->obj->num_instances != -1;
   if ((op->object_name = display_name(sel, op->obj->name_index)) == NULL)
@@ -367,7 +372,8 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
   sel->epoch++;
   sel->result_count = 0;
   pd_text_reset(&sel->text);
-  pd_seen_begin(&sel->seen);
+  sel->reported.count = 0;
+  wp_table_clear(&sel->reported.index);
   if (!pd_selection_resolve(sel))
     return no_memory(err);
   if (newer->instance_count > UINT32_MAX ||

@@ -2,9 +2,9 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * "parent/name#n", built from the own names (instance_names.c) on first
- * use after a decode, with a case-insensitive hash index so instances pair
- * across samples in O(1). A rebuild keeps, position by position, what an
- * instance had when its own and parent names are the same as last time,
+ * use after a decode, with a case-insensitive index (wp_table.h) so
+ * instances pair across samples in O(1). A rebuild keeps, position by position,
+ * what an instance had when its own and parent names are the same as last time,
  * looks the others' up in the memos (name_memo.h) and puts only them back
  * into the index.
  */
@@ -12,8 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#define CHAIN_END UINT32_MAX
 
 /* Case-insensitively equal; the same bytes, the usual case, first. */
 static inline bool same_name(const char *a, const char *b) {
@@ -26,12 +24,12 @@ static inline bool same_name(const char *a, const char *b) {
 typedef struct parent_cache {
   uint32_t index; /* ParentObjectTitleIndex looked up last */
   const pd_object *object;
-  pd_object_names *names;
+  pd_instance_names *names;
 } parent_cache;
 
 /* Note parent object `index` (its names' epoch, 0 when absent) as one
  * the full names of n depend on. */
-static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
+static void note_parent(pd_instance_names *n, uint32_t index, uint32_t epoch) {
   for (int i = 0; i < n->parents; i++)
     if (n->parent_index[i] == index)
       return;
@@ -45,8 +43,9 @@ static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
 
 /* The base name of instance i ("parent/name", or its own name without a
  * parent: pn NULL) from the memo, joined and added when new. */
-static const pd_memo_entry *base_entry(pd_object_names *n, uint32_t i,
-                                       const pd_object_names *pn, uint32_t pi) {
+static const pd_memo_entry *base_entry(pd_instance_names *n, uint32_t i,
+                                       const pd_instance_names *pn,
+                                       uint32_t pi) {
   uint64_t key[3] = {pn ? (uint64_t)(uintptr_t)pn->name[pi] : 0,
                      (uint64_t)(uintptr_t)n->name[i],
                      pn ? pn->own_memo.epoch : 0};
@@ -66,8 +65,7 @@ static const pd_memo_entry *base_entry(pd_object_names *n, uint32_t i,
     s[a] = '/';
     memcpy(s + a + 1, text, len + 1);
     has_hash |= pn->own_has_hash[pi];
-    /* Continue the parent's own hash: the own names' hashes are kept. */
-    h = pd_hash_from((pn->own_hash[pi] ^ '/') * 16777619u, text, &has_hash);
+    h = pd_hash_folded(s);
     text = s;
     len += a + 1;
   }
@@ -84,7 +82,7 @@ static const pd_memo_entry *base_entry(pd_object_names *n, uint32_t i,
 
 /* "base#dup" (PDH's name for the dup-th duplicate, format.md 1.4) from the
  * memo, made and added when new; b is base's entry. */
-static const pd_memo_entry *dup_entry(pd_object_names *n, uint32_t b,
+static const pd_memo_entry *dup_entry(pd_instance_names *n, uint32_t b,
                                       uint32_t dup) {
   uint64_t key[3] = {b, dup, 0};
   pd_memo_entry *e = pd_memo_find(&n->dup_memo, key, NULL, 0);
@@ -108,8 +106,7 @@ static const pd_memo_entry *dup_entry(pd_object_names *n, uint32_t b,
     return NULL;
   e->text = s;
   e->len = (uint32_t)(len + 1 + nd);
-  /* s is base "#" digits: continue base's hash */
-  e->fold_hash = pd_hash_from(base->fold_hash, s + len, &e->has_hash);
+  e->fold_hash = pd_hash_folded(s);
   e->has_hash = true;
   return e;
 }
@@ -117,9 +114,9 @@ static const pd_memo_entry *dup_entry(pd_object_names *n, uint32_t b,
 /* The parent's own names for instance in (*pn NULL: no parent, or a
  * reference to a missing one, which leaves the plain name); false when
  * out of memory. */
-static bool parent_of(pd_snapshot *snap, pd_object_names *n,
+static bool parent_of(pd_snapshot *snap, pd_instance_names *n,
                       const pd_instance *in, parent_cache *pc,
-                      const pd_object_names **pn) {
+                      const pd_instance_names **pn) {
   *pn = NULL;
   if (in->parent_object == 0)
     return true;
@@ -138,52 +135,44 @@ static bool parent_of(pd_snapshot *snap, pd_object_names *n,
 
 /* Whether full[] and the chains were built from the same own names and
  * parents' names as this decode has: they are still right then. */
-static bool full_still_right(pd_snapshot *snap, pd_object_names *n) {
+static bool full_still_right(pd_snapshot *snap, pd_instance_names *n) {
   if (!n->full_built || n->full_epoch != n->epoch || n->parents < 0)
     return false;
   for (int i = 0; i < n->parents; i++) {
     const pd_object *p = pd_snapshot_find_object(snap, n->parent_index[i]);
-    pd_object_names *pn = p ? pd_own_names(snap, p) : NULL;
+    pd_instance_names *pn = p ? pd_own_names(snap, p) : NULL;
     if ((p != NULL && pn == NULL) || (pn ? pn->epoch : 0) != n->parent_epoch[i])
       return false;
   }
   return true;
 }
 
-/* Pass 2: the hash index of the full names for pd_find_instance, each
- * chain in blob order (the first match first). Incrementally: the
- * instances pass 1 changed (and took out of their chains) go back in. */
-static void index_full_names(pd_object_names *n, uint32_t count,
+/* Pass 2: the index of the full names for pd_find_instance, every
+ * instance put in blob order (so the first of equal names is found
+ * first). Incrementally: the instances pass 1 changed come out under
+ * their old name and go back in under the new one; that keeps the order
+ * only because the names are distinct then (the caller's condition).
+ * False when out of memory. */
+static bool index_full_names(pd_instance_names *n, uint32_t count,
                              bool incremental) {
-  const uint32_t mask = n->bucket_cap - 1;
-  uint32_t *const bucket = n->bucket, *const next = n->next;
   if (incremental) {
     for (uint32_t k = 0; k < n->changed_count; k++) {
-      uint32_t i = n->changed[k], *link = &bucket[n->hash[i] & mask];
-      while (*link != CHAIN_END && *link < i)
-        link = &next[*link];
-      next[i] = *link;
-      *link = i;
+      uint32_t i = (uint32_t)n->changed[k];
+      wp_table_remove(&n->index, (uint32_t)(n->changed[k] >> 32), i + 1);
+    }
+    for (uint32_t k = 0; k < n->changed_count; k++) {
+      uint32_t i = (uint32_t)n->changed[k];
+      wp_table_put(&n->index, n->hash[i], i + 1);
     }
   } else {
-    memset(bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
-    for (uint32_t i = count; i-- > 0;) {
-      uint32_t h = n->hash[i];
-      next[i] = bucket[h & mask];
-      bucket[h & mask] = i;
-    }
+    wp_table_clear(&n->index);
+    if (wp_table_reserve(&n->index, count) != WP_GROW_OK)
+      return false;
+    for (uint32_t i = 0; i < count; i++)
+      wp_table_put(&n->index, n->hash[i], i + 1);
   }
   n->index_count = count;
-  n->index_cap = n->bucket_cap;
-}
-
-/* Take instance i out of its chain of the index (hash: its full name's). */
-static void unlink_full_name(pd_object_names *n, uint32_t i, uint32_t hash) {
-  uint32_t *link = &n->bucket[hash & (n->bucket_cap - 1)];
-  while (*link != CHAIN_END && *link != i)
-    link = &n->next[*link];
-  if (*link == i)
-    *link = n->next[i];
+  return true;
 }
 
 /* Row j of the last build, as instance i of this one reads it: rows from
@@ -191,7 +180,7 @@ static void unlink_full_name(pd_object_names *n, uint32_t i, uint32_t hash) {
  * other row before i is this build's, and still a right one to take a
  * base from (same own and parent pointers: same base; with the same n
  * too: same full name), only not the one it is looking for. */
-static inline pd_saved_row row_at(const pd_object_names *n, uint32_t i,
+static inline pd_saved_row row_at(const pd_instance_names *n, uint32_t i,
                                   uint32_t j) {
   if (j < i && n->saved != NULL && n->saved[j % PD_SAVED_ROWS].pos == j)
     return n->saved[j % PD_SAVED_ROWS];
@@ -208,7 +197,7 @@ typedef struct last_build {
 } last_build;
 
 /* Whether row j of the last build (for instance i) has own and parent. */
-static inline bool row_named(const pd_object_names *n, const last_build *lb,
+static inline bool row_named(const pd_instance_names *n, const last_build *lb,
                              uint32_t i, int64_t j, const char *own,
                              const char *parent) {
   if (j < 0 || j >= lb->count)
@@ -220,7 +209,7 @@ static inline bool row_named(const pd_object_names *n, const last_build *lb,
 /* The row of the last build named as instance i (own and parent names):
  * the one at i + shift, else where its base entry e was first (shift
  * follows it). -1 when none. */
-static int64_t row_of(const pd_object_names *n, last_build *lb, uint32_t i,
+static int64_t row_of(const pd_instance_names *n, last_build *lb, uint32_t i,
                       const char *own, const char *parent,
                       const pd_memo_entry *e) {
   int64_t j = (int64_t)i + lb->shift;
@@ -234,7 +223,7 @@ static int64_t row_of(const pd_object_names *n, last_build *lb, uint32_t i,
 }
 
 /* Save the last build's row i (before it is written), when it is one. */
-static bool save_row(pd_object_names *n, const last_build *lb, uint32_t i) {
+static bool save_row(pd_instance_names *n, const last_build *lb, uint32_t i) {
   if (i >= lb->count)
     return true;
   if (n->saved == NULL) {
@@ -255,7 +244,7 @@ static bool save_row(pd_object_names *n, const last_build *lb, uint32_t i) {
  * far from it as the instance before it was) keeps that one's base entry,
  * and its full name when its n is the same too; the others look theirs
  * up. *has_hash: some base name has a '#'. False when out of memory. */
-static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
+static bool base_and_full(pd_snapshot *snap, pd_instance_names *n,
                           const pd_object *obj, bool indexed, bool *has_hash) {
   const uint32_t count = obj->instance_count, epochs = snap->memo_epochs;
   last_build lb = {n->reuse_epochs == epochs ? n->prev_count : 0, 0};
@@ -270,7 +259,7 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
   n->changed_count = 0;
   for (uint32_t i = 0; i < count; i++) {
     const pd_instance *in = &ins[i];
-    const pd_object_names *pn = NULL;
+    const pd_instance_names *pn = NULL;
     if (in->parent_object != 0) {
       if (!parent_of(snap, n, in, &pc, &pn))
         return false;
@@ -317,7 +306,7 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
         continue;
     }
     const pd_memo_entry *be = &memo->entries[r.base_entry];
-    uint32_t old_hash = n->hash[i]; /* its chain in the index */
+    uint32_t old_hash = n->hash[i]; /* where the index has it */
     if (!save_row(n, &lb, i))
       return false;
     if (dup != r.dup) { /* the full name of base entry and n */
@@ -336,13 +325,12 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
     n->base[i] = be->text;
     n->full[i] = r.full;
     n->hash[i] = r.hash;
-    if (indexed) { /* out of its chain until pass 2 puts it back */
+    if (indexed) { /* for pass 2: out of the index and in again */
       if (n->changed_count >= count / 8) {
         indexed = false; /* too many: pass 2 builds the index afresh */
         n->changed_count = UINT32_MAX;
       } else {
-        unlink_full_name(n, i, old_hash);
-        n->changed[n->changed_count++] = i;
+        n->changed[n->changed_count++] = (uint64_t)old_hash << 32 | i;
       }
     }
   }
@@ -353,7 +341,7 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
 
 /* Start a full-names build: a memo whose keys point into a memo that
  * was cleared since is cleared too. */
-static void begin_memos(pd_snapshot *snap, pd_object_names *n) {
+static void begin_memos(pd_snapshot *snap, pd_instance_names *n) {
   if (n->base_own_epoch != n->own_memo.epoch)
     pd_memo_clear(&n->base_memo, &snap->memo_epochs);
   pd_memo_begin(&n->base_memo, &snap->memo_epochs);
@@ -364,8 +352,8 @@ static void begin_memos(pd_snapshot *snap, pd_object_names *n) {
   n->dup_base_epoch = n->base_memo.epoch;
 }
 
-static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
-  pd_object_names *n = pd_names_cached(snap, obj, true);
+static pd_instance_names *full_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_instance_names *n = pd_instance_names_cached(snap, obj, true);
   if (n != NULL)
     return n;
   if ((n = pd_own_names(snap, obj)) == NULL)
@@ -378,13 +366,15 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   n->parents = 0;
   begin_memos(snap, n);
   uint32_t count = obj->instance_count;
-  /* The index of the last build, kept when pass 1 changes few names. */
-  bool keep_index = n->index_count == count && n->index_cap == n->bucket_cap;
+  /* The index of the last build, kept when pass 1 changes few names and
+   * they are all distinct (then the order of equal names cannot matter). */
+  bool keep_index = n->index_count == count && n->distinct;
   n->index_count = 0;
   bool has_hash;
-  if (!base_and_full(snap, n, obj, keep_index, &has_hash))
+  if (!base_and_full(snap, n, obj, keep_index, &has_hash) ||
+      !index_full_names(
+          n, count, keep_index && !has_hash && n->changed_count <= count / 8))
     return NULL;
-  index_full_names(n, count, keep_index && n->changed_count <= count / 8);
   /* Without a '#' in any base name, "base#n" splits one way only, and the
    * numbering makes every (base, n) unique. */
   n->distinct = !has_hash;
@@ -397,15 +387,15 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   return n;
 }
 
-const pd_object_names *pd_object_full_names(pd_snapshot *snap,
-                                            const pd_object *obj) {
+const pd_instance_names *pd_full_names(pd_snapshot *snap,
+                                       const pd_object *obj) {
   return full_names(snap, obj);
 }
 
 int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
   if (obj->instance_count == 0)
     return 1;
-  pd_object_names *n = full_names(snap, obj);
+  pd_instance_names *n = full_names(snap, obj);
   return n == NULL ? -1 : n->distinct;
 }
 
@@ -413,7 +403,7 @@ const char *pd_instance_full_name(pd_snapshot *snap, const pd_object *obj,
                                   uint32_t inst) {
   if (inst >= obj->instance_count)
     return NULL;
-  pd_object_names *n = full_names(snap, obj);
+  pd_instance_names *n = full_names(snap, obj);
   return n ? n->full[inst] : NULL;
 }
 
@@ -421,7 +411,7 @@ const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
                                   uint32_t inst) {
   if (inst >= obj->instance_count)
     return NULL;
-  pd_object_names *n = full_names(snap, obj);
+  pd_instance_names *n = full_names(snap, obj);
   return n ? n->base[inst] : NULL;
 }
 
@@ -431,18 +421,26 @@ int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
                                  pd_hash_folded(full_name));
 }
 
+/* A full name against the one looked up (case-insensitive). */
+typedef struct full_key {
+  const pd_instance_names *n;
+  const char *name;
+} full_key;
+
+static bool same_full_name(const void *ctx, uint32_t value) {
+  const full_key *k = ctx;
+  return same_name(k->n->full[value - 1], k->name);
+}
+
 int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
                                 const char *full_name, uint32_t h) {
-  pd_object_names *n = full_names(snap, obj);
+  pd_instance_names *n = full_names(snap, obj);
   if (n == NULL || obj->instance_count == 0)
     return -1;
-  /* Chains were built from the last instance backwards, so the first match
-   * in blob order comes first. */
-  for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;
-       j = n->next[j])
-    if (n->hash[j] == h && same_name(n->full[j], full_name))
-      return j;
-  return -1;
+  /* Put in blob order: the first match in blob order comes first. */
+  full_key k = {n, full_name};
+  uint32_t v = wp_table_find(&n->index, h, same_full_name, &k);
+  return v == 0 ? -1 : (int64_t)v - 1;
 }
 
 /* pd_find_instance answers -1 both for "no such instance" and when the

@@ -5,8 +5,9 @@
  * UTF-8 only for objects someone asks about, once per decode. An object
  * named as at its last decode keeps its names; one whose instances
  * changed looks each name up by its raw bytes (name_memo.h), so only new
- * names cost a conversion, wherever the instances moved. Full names:
- * full_names.c; comparing two samples' names: same_names.c.
+ * names cost a conversion, wherever the instances moved. Whether two
+ * samples name their instances alike is told here too, from the raw
+ * inputs. Full names: full_names.c.
  */
 #include "snapshot.h"
 
@@ -14,74 +15,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t pd_hash_folded(const char *s) {
-  bool has_hash = false;
-  return pd_hash_from(PD_FNV_START, s, &has_hash);
+/* Per-instance arrays of a slot, all `count` long. */
+static bool slot_arrays(pd_instance_names *n, uint32_t count) {
+  return WP_RESIZE(&n->name, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->full, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->base, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->own_has_hash, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->prev_own, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->prev_parent, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->hash, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->own_hash, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->own_len, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->base_entry, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->dup_no, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->group_of, count) == WP_GROW_OK &&
+         WP_RESIZE(&n->changed, count) == WP_GROW_OK;
 }
 
-static bool grow_u32(uint32_t **a, size_t n) {
-  void *p = realloc(*a, n * sizeof(uint32_t));
-  if (p == NULL)
-    return false;
-  *a = p;
-  return true;
-}
-
-static pd_object_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
+static pd_instance_names *slot_for(pd_snapshot *snap, const pd_object *obj) {
   if (obj < snap->objects || obj >= snap->objects + snap->object_count)
     return NULL;
   uint32_t k = (uint32_t)(obj - snap->objects);
-  if (k >= snap->names_cap) {
+  if (k >= snap->inst_names_cap) {
     uint32_t cap = snap->object_cap;
-    pd_object_names *p = realloc(snap->names, cap * sizeof *p);
-    if (p == NULL)
+    if (WP_RESIZE(&snap->inst_names, cap) != WP_GROW_OK)
       return NULL;
-    memset(p + snap->names_cap, 0, (cap - snap->names_cap) * sizeof *p);
-    snap->names = p;
-    snap->names_cap = cap;
+    memset(snap->inst_names + snap->inst_names_cap, 0,
+           (cap - snap->inst_names_cap) * sizeof *snap->inst_names);
+    snap->inst_names_cap = cap;
   }
-  pd_object_names *n = &snap->names[k];
+  pd_instance_names *n = &snap->inst_names[k];
   uint32_t count = obj->instance_count;
   if (count > n->cap) {
-    void *a = realloc(n->name, count * sizeof(char *));
-    if (a == NULL)
-      return NULL;
-    n->name = a;
-    void *b = realloc(n->full, count * sizeof(char *));
-    if (b == NULL)
-      return NULL;
-    n->full = b;
-    void *c = realloc(n->base, count * sizeof(char *));
-    if (c == NULL)
-      return NULL;
-    n->base = c;
-    void *d = realloc(n->own_has_hash, count);
-    if (d == NULL)
-      return NULL;
-    n->own_has_hash = d;
-    void *e = realloc(n->prev_own, count * sizeof(char *));
-    if (e == NULL)
-      return NULL;
-    n->prev_own = e;
-    void *f = realloc(n->prev_parent, count * sizeof(char *));
-    if (f == NULL)
-      return NULL;
-    n->prev_parent = f;
-    if (!grow_u32(&n->hash, count) || !grow_u32(&n->next, count) ||
-        !grow_u32(&n->own_hash, count) || !grow_u32(&n->own_len, count) ||
-        !grow_u32(&n->base_entry, count) || !grow_u32(&n->dup_no, count) ||
-        !grow_u32(&n->group_of, count) || !grow_u32(&n->changed, count))
+    if (!slot_arrays(n, count))
       return NULL;
     n->cap = count;
-  }
-  /* Buckets: a power of two at least twice the instances. */
-  uint32_t want = 16;
-  while (want < 2 * (uint64_t)count && want < (1u << 30))
-    want *= 2;
-  if (want > n->bucket_cap) {
-    if (!grow_u32(&n->bucket, want))
-      return NULL;
-    n->bucket_cap = want;
   }
   return n;
 }
@@ -145,7 +113,7 @@ static inline void sig_head(const pd_instance *in, uint64_t head[2]) {
 }
 
 /* Whether n->sig is obj's signature. */
-static bool signature_same(const pd_object_names *n, const pd_snapshot *snap,
+static bool signature_same(const pd_instance_names *n, const pd_snapshot *snap,
                            const pd_object *obj) {
   const uint8_t *sig = n->sig, *data = snap->bytes.data;
   size_t left = n->sig_len;
@@ -167,7 +135,7 @@ static bool signature_same(const pd_object_names *n, const pd_snapshot *snap,
 }
 
 /* obj's signature into n->sig; false when out of memory. */
-static bool signature_store(pd_object_names *n, const pd_snapshot *snap,
+static bool signature_store(pd_instance_names *n, const pd_snapshot *snap,
                             const pd_object *obj) {
   size_t at = 0;
   for (uint32_t i = 0; i < obj->instance_count; i++) {
@@ -175,7 +143,8 @@ static bool signature_store(pd_object_names *n, const pd_snapshot *snap,
     uint64_t head[2];
     sig_head(in, head);
     size_t need = sizeof head + in->name_bytes;
-    if (!pd_grow((void **)&n->sig, &n->sig_cap, at + need, 1))
+    if (wp_grow_bytes(&n->sig, &n->sig_cap, at + need, WP_GROW_NO_CAP) !=
+        WP_GROW_OK)
       return false;
     memcpy(n->sig + at, head, sizeof head);
     memcpy(n->sig + at + sizeof head, snap->bytes.data + in->name_offset,
@@ -187,7 +156,7 @@ static bool signature_store(pd_object_names *n, const pd_snapshot *snap,
 }
 
 /* Whether name[] of the slot was built from instances named as obj's are. */
-static bool same_as_built(pd_object_names *n, const pd_snapshot *snap,
+static bool same_as_built(pd_instance_names *n, const pd_snapshot *snap,
                           const pd_object *obj) {
   return n->own_built && n->object_index == obj->name_index &&
          n->count == obj->instance_count && n->code_page == obj->code_page &&
@@ -197,13 +166,13 @@ static bool same_as_built(pd_object_names *n, const pd_snapshot *snap,
 }
 
 /* Instance in's own name from the memo, converted and added when new. */
-static const pd_memo_entry *own_entry(pd_snapshot *snap, pd_object_names *n,
+static const pd_memo_entry *own_entry(pd_snapshot *snap, pd_instance_names *n,
                                       const pd_object *obj,
                                       const pd_instance *in) {
   const uint8_t *raw = snap->bytes.data + in->name_offset;
   uint32_t len = in->name_bytes;
   /* Unnamed: the unique id (format.md 1.4), flagged apart from any bytes. */
-  uint64_t key[3] = {len ? pd_hash_bytes(raw, len) : 0, len,
+  uint64_t key[3] = {len ? wp_hash_bytes(raw, len) : 0, len,
                      len ? 0 : (uint64_t)(uint32_t)in->unique_id | 1ull << 32};
   pd_memo_entry *e = pd_memo_find(&n->own_memo, key, raw, len);
   if (e != NULL)
@@ -213,12 +182,13 @@ static const pd_memo_entry *own_entry(pd_snapshot *snap, pd_object_names *n,
     return NULL;
   e->text = text;
   e->len = (uint32_t)strlen(text);
-  e->fold_hash = pd_hash_from(PD_FNV_START, text, &e->has_hash);
+  e->fold_hash = pd_hash_folded(text);
+  e->has_hash = strchr(text, '#') != NULL;
   return e;
 }
 
-pd_object_names *pd_own_names(pd_snapshot *snap, const pd_object *obj) {
-  pd_object_names *n = pd_names_cached(snap, obj, false);
+pd_instance_names *pd_own_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_instance_names *n = pd_instance_names_cached(snap, obj, false);
   if (n != NULL)
     return n;
   if ((n = slot_for(snap, obj)) == NULL)
@@ -247,7 +217,7 @@ pd_object_names *pd_own_names(pd_snapshot *snap, const pd_object *obj) {
     n->code_page = obj->code_page;
     n->num_instances = obj->num_instances;
     n->big_endian = snap->bytes.big_endian;
-    n->epoch = ++snap->names_epoch;
+    n->epoch = ++snap->inst_names_epoch;
     pd_memo_end(&n->own_memo, obj->instance_count);
     n->own_built = true;
   }
@@ -259,6 +229,45 @@ const char *pd_instance_name(pd_snapshot *snap, const pd_object *obj,
                              uint32_t inst) {
   if (inst >= obj->instance_count)
     return NULL;
-  pd_object_names *n = pd_own_names(snap, obj);
+  pd_instance_names *n = pd_own_names(snap, obj);
   return n ? n->name[inst] : NULL;
+}
+
+/* ------------------------------------- two samples named alike */
+
+/* Own names alike: raw bytes, ids, parent references and the way they are
+ * decoded. Each snapshot's signature already holds what its own names were
+ * checked against in this decode, so one comparison of the two does it. */
+bool pd_same_own_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
+                       const pd_object *ob) {
+  if (oa->instance_count != ob->instance_count ||
+      oa->num_instances != ob->num_instances ||
+      oa->code_page != ob->code_page ||
+      a->bytes.big_endian != b->bytes.big_endian)
+    return false;
+  const pd_instance_names *na = pd_own_names(a, oa), *nb = pd_own_names(b, ob);
+  return na != NULL && nb != NULL && na->sig_len == nb->sig_len &&
+         (na->sig_len == 0 || memcmp(na->sig, nb->sig, na->sig_len) == 0);
+}
+
+bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
+                             pd_snapshot *b, const pd_object *ob) {
+  if (!pd_same_own_names(a, oa, b, ob)) /* parent references too */
+    return false;
+  uint32_t checked = 0; /* the parent object compared last */
+  int switches = 0;     /* bounded: a blob alternating parents is unsure */
+  for (uint32_t i = 0; i < oa->instance_count; i++) {
+    uint32_t parent = oa->instances[i].parent_object;
+    if (parent == 0 || parent == checked)
+      continue;
+    if (++switches > 4)
+      return false;
+    const pd_object *pa = pd_snapshot_find_object(a, parent),
+                    *pb = pd_snapshot_find_object(b, parent);
+    if ((pa == NULL) != (pb == NULL) ||
+        (pa != NULL && !pd_same_own_names(a, pa, b, pb)))
+      return false;
+    checked = parent;
+  }
+  return true;
 }

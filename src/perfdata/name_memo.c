@@ -14,12 +14,9 @@ enum { MEMO_MARGIN = 1024 };
 
 void pd_memo_free(pd_name_memo *m) {
   free(m->entries);
-  free(m->slots);
-  free(m->group_text);
-  free(m->group_hash);
-  free(m->group_stamp);
-  free(m->group_count);
-  free(m->group_slots);
+  wp_table_free(&m->by_key);
+  free(m->group);
+  wp_table_free(&m->group_by_text);
   pd_text_free(&m->text);
   memset(m, 0, sizeof *m);
 }
@@ -27,10 +24,8 @@ void pd_memo_free(pd_name_memo *m) {
 void pd_memo_clear(pd_name_memo *m, uint32_t *epochs) {
   m->count = 0;
   m->groups = 0;
-  if (m->slot_cap > 0)
-    memset(m->slots, 0, m->slot_cap * sizeof *m->slots);
-  if (m->group_slot_cap > 0)
-    memset(m->group_slots, 0, m->group_slot_cap * sizeof *m->group_slots);
+  wp_table_clear(&m->by_key);
+  wp_table_clear(&m->group_by_text);
   pd_text_reset(&m->text);
   m->live = 0;
   m->epoch = ++*epochs;
@@ -41,79 +36,44 @@ void pd_memo_begin(pd_name_memo *m, uint32_t *epochs) {
     pd_memo_clear(m, epochs);
   if (++m->build == 0) { /* wrapped: no group may look counted by build 1 */
     for (size_t g = 0; g < m->groups; g++)
-      m->group_stamp[g] = 0;
+      m->group[g].stamp = 0;
     m->build = 1;
   }
 }
 
-static uint32_t key_hash(const uint64_t key[3]) {
-  uint64_t h = key[0] * 0x9E3779B97F4A7C15u;
-  h = (h ^ (h >> 31) ^ key[1]) * 0xBF58476D1CE4E5B9u;
-  h = (h ^ (h >> 29) ^ key[2]) * 0x94D049BB133111EBu;
-  return (uint32_t)(h ^ (h >> 32));
+static inline __attribute__((always_inline)) uint32_t
+key_hash(const uint64_t key[3]) {
+  return wp_hash32(wp_hash_bytes(key, 3 * sizeof *key));
 }
 
-static bool same_key(const pd_memo_entry *e, const uint64_t key[3],
-                     const uint8_t *raw, uint32_t raw_len) {
-  return e->key[0] == key[0] && e->key[1] == key[1] && e->key[2] == key[2] &&
-         e->raw_len == raw_len &&
-         (raw_len == 0 || memcmp(e->raw, raw, raw_len) == 0);
+/* The key an entry is looked up by. */
+typedef struct memo_key {
+  const pd_name_memo *m;
+  const uint64_t *key;
+  const uint8_t *raw;
+  uint32_t raw_len;
+} memo_key;
+
+static bool same_key(const void *ctx, uint32_t value) {
+  const memo_key *k = ctx;
+  const pd_memo_entry *e = &k->m->entries[value - 1];
+  return e->key[0] == k->key[0] && e->key[1] == k->key[1] &&
+         e->key[2] == k->key[2] && e->raw_len == k->raw_len &&
+         (k->raw_len == 0 || memcmp(e->raw, k->raw, k->raw_len) == 0);
 }
 
 pd_memo_entry *pd_memo_find(pd_name_memo *m, const uint64_t key[3],
                             const uint8_t *raw, uint32_t raw_len) {
-  if (m->slot_cap == 0)
-    return NULL;
-  uint32_t mask = m->slot_cap - 1;
-  for (uint32_t s = key_hash(key) & mask; m->slots[s] != 0;
-       s = (s + 1) & mask) {
-    pd_memo_entry *e = &m->entries[m->slots[s] - 1];
-    if (same_key(e, key, raw, raw_len))
-      return e;
-  }
-  return NULL;
-}
-
-/* Put value (an index + 1) in the first free slot from hash h on. */
-static void place(uint32_t *slots, uint32_t cap, uint32_t h, uint32_t value) {
-  uint32_t s = h & (cap - 1);
-  while (slots[s] != 0)
-    s = (s + 1) & (cap - 1);
-  slots[s] = value;
-}
-
-/* Slots at most half full for `need` items: when not, twice as many,
- * refilled from the n items there are (item i's hash: the uint32_t at
- * hashes + i * stride bytes). False when out of memory. */
-static bool slot_room(uint32_t **slots, uint32_t *cap, size_t need, size_t n,
-                      const void *hashes, size_t stride) {
-  if ((uint64_t)need * 2 <= *cap)
-    return true;
-  uint32_t c = *cap ? *cap * 2 : 64;
-  if (c > (1u << 30))
-    return false;
-  uint32_t *s = calloc(c, sizeof *s);
-  if (s == NULL)
-    return false;
-  for (size_t i = 0; i < n; i++) {
-    uint32_t h;
-    memcpy(&h, (const char *)hashes + i * stride, sizeof h);
-    place(s, c, h, (uint32_t)i + 1);
-  }
-  free(*slots);
-  *slots = s;
-  *cap = c;
-  return true;
+  memo_key k = {m, key, raw, raw_len};
+  uint32_t v = wp_table_find(&m->by_key, key_hash(key), same_key, &k);
+  return v == 0 ? NULL : &m->entries[v - 1];
 }
 
 pd_memo_entry *pd_memo_add(pd_name_memo *m, const uint64_t key[3],
                            const uint8_t *raw, uint32_t raw_len) {
   if (m->count >= UINT32_MAX - 1 ||
-      !pd_grow((void **)&m->entries, &m->cap, m->count + 1,
-               sizeof *m->entries) ||
-      !slot_room(&m->slots, &m->slot_cap, m->count + 1, m->count,
-                 m->count ? (const void *)&m->entries->slot_hash : NULL,
-                 sizeof *m->entries))
+      WP_GROW(&m->entries, &m->cap, m->count + 1, WP_TABLE_MAX) != WP_GROW_OK ||
+      wp_table_reserve(&m->by_key, m->count + 1) != WP_GROW_OK)
     return NULL;
   const uint8_t *copy = NULL;
   if (raw_len > 0) {
@@ -123,60 +83,40 @@ pd_memo_entry *pd_memo_add(pd_name_memo *m, const uint64_t key[3],
     memcpy(p, raw, raw_len);
     copy = (const uint8_t *)p;
   }
-  uint32_t h = key_hash(key);
-  place(m->slots, m->slot_cap, h, (uint32_t)m->count + 1);
+  wp_table_put(&m->by_key, key_hash(key), (uint32_t)m->count + 1);
   pd_memo_entry *e = &m->entries[m->count++];
   memset(e, 0, sizeof *e);
   memcpy(e->key, key, sizeof e->key);
-  e->slot_hash = h;
   e->raw = copy;
   e->raw_len = raw_len;
   return e;
 }
 
-/* Room for one more group: slots at most half full. */
-static bool group_room(pd_name_memo *m) {
-  size_t need = m->groups + 1, cap = m->group_cap;
-  if (need > cap) {
-    size_t c = cap;
-    if (!pd_grow((void **)&m->group_text, &c, need, sizeof *m->group_text))
-      return false;
-    void *h = realloc(m->group_hash, c * sizeof *m->group_hash);
-    if (h != NULL)
-      m->group_hash = h;
-    void *st = realloc(m->group_stamp, c * sizeof *m->group_stamp);
-    if (st != NULL)
-      m->group_stamp = st;
-    void *n = realloc(m->group_count, c * sizeof *m->group_count);
-    if (n != NULL)
-      m->group_count = n;
-    if (h == NULL || st == NULL || n == NULL)
-      return false;
-    m->group_cap = c;
-  }
-  return slot_room(&m->group_slots, &m->group_slot_cap, need, m->groups,
-                   m->group_hash, sizeof *m->group_hash);
+/* A group's text against the text looked up (case-insensitive). */
+typedef struct group_key {
+  const pd_name_memo *m;
+  const char *text;
+} group_key;
+
+static bool same_group(const void *ctx, uint32_t value) {
+  const group_key *k = ctx;
+  const char *t = k->m->group[value - 1].text;
+  return strcmp(t, k->text) == 0 || pd_name_casecmp(t, k->text) == 0;
 }
 
 uint32_t pd_memo_group(pd_name_memo *m, const char *text, uint32_t fold_hash) {
-  if (m->group_slot_cap > 0) {
-    uint32_t mask = m->group_slot_cap - 1;
-    for (uint32_t s = fold_hash & mask; m->group_slots[s] != 0;
-         s = (s + 1) & mask) {
-      uint32_t g = m->group_slots[s] - 1;
-      if (m->group_hash[g] == fold_hash &&
-          (strcmp(m->group_text[g], text) == 0 ||
-           pd_name_casecmp(m->group_text[g], text) == 0))
-        return g;
-    }
-  }
-  if (m->groups >= INT32_MAX || !group_room(m)) /* bit 31 is the caller's */
+  group_key k = {m, text};
+  uint32_t g = wp_table_find(&m->group_by_text, fold_hash, same_group, &k);
+  if (g != 0)
+    return g - 1;
+  /* bit 31 of a group is the caller's */
+  if (m->groups >= INT32_MAX ||
+      WP_GROW(&m->group, &m->group_cap, m->groups + 1, INT32_MAX) !=
+          WP_GROW_OK ||
+      wp_table_reserve(&m->group_by_text, m->groups + 1) != WP_GROW_OK)
     return UINT32_MAX;
-  uint32_t g = (uint32_t)m->groups++;
-  place(m->group_slots, m->group_slot_cap, fold_hash, g + 1);
-  m->group_text[g] = text;
-  m->group_hash[g] = fold_hash;
-  m->group_stamp[g] = 0;
-  m->group_count[g] = 0;
-  return g;
+  uint32_t n = (uint32_t)m->groups++;
+  wp_table_put(&m->group_by_text, fold_hash, n + 1);
+  m->group[n] = (pd_memo_grp){text, fold_hash, 0, 0};
+  return n;
 }

@@ -15,10 +15,10 @@ typedef struct object_pass {
   compiled_path *cp;
   pd_snapshot *older, *newer;
   const pd_object *obj, *old;
-  const pd_object_names *names; /* NULL: a single-instance object */
+  const pd_instance_names *inst_names; /* NULL: a single-instance object */
   matched_counter *mc;
-  int32_t *pair; /* the object's pairing, NULL until first needed */
-  pd_pair_by pair_by;
+  pd_pair_query query; /* how obj pairs with old */
+  int32_t *pair;       /* the object's pairing, NULL until first needed */
   int32_t id_pos[PD_ID_KINDS];
   const pd_counter_def *pid_def, *tid_def; /* ID Process, ID Thread, or NULL */
   bool every;     /* every instance and no filter: nothing to match */

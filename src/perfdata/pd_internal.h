@@ -21,12 +21,14 @@
 pd_status pd_error_range(pd_error *err, pd_status status, const wire_sized *s,
                          const char *field);
 
-/* ---- arrays (grow.c) ---- */
+/* ---- the helpers below the parser (src/common) ---- */
 
-/* Grow an array to hold at least `need` elements of `elem` bytes (doubling;
- * false when out of memory). Callers bound `need` first: by counts checked
- * against the input's size, or by readings actually found in it. */
-bool pd_grow(void **array, size_t *cap, size_t need, size_t elem);
+/* Arrays grow through wp_grow (callers bound `need` first: by counts
+ * checked against the input's size, or by readings actually found in it);
+ * every hash table is a wp_table keyed by wp_hash_bytes or pd_hash_folded. */
+#include "wp_grow.h"
+#include "wp_hash.h"
+#include "wp_table.h"
 
 /* ---- text conversion (utf.c) ---- */
 
@@ -49,6 +51,11 @@ size_t pd_codepage_to_utf8(const uint8_t *src, size_t len, uint32_t code_page,
  * point of the lower-case form and advances *s. Invalid bytes fold to
  * themselves (one byte each). */
 uint32_t pd_utf8_next_folded(const char **s);
+
+/* The case-insensitive hash of UTF-8 text: texts pd_name_casecmp calls
+ * equal hash alike (wp_hash_bytes over the folded code points, 32 bits).
+ * The parser's name tables, memos and instance index key on it. */
+uint32_t pd_hash_folded(const char *s);
 
 /* The same with ASCII handled inline: instance and counter names are
  * nearly always ASCII, and matching runs per instance per interval. Like

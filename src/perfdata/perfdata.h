@@ -390,23 +390,6 @@ bool pd_wildcard_match(const char *pattern, const char *text);
  * Greek/Cyrillic basic ranges fold; returns <0, 0, >0. */
 int pd_name_casecmp(const char *a, const char *b);
 
-/* A 64-bit hash of len bytes, eight at a time (for hash tables, not for
- * security): the parser's name memos and the plugin's name cache key on
- * it. */
-static inline uint64_t pd_hash_bytes(const void *key, size_t len) {
-  const unsigned char *p = key;
-  uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
-  for (; len >= 8; len -= 8, p += 8) {
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-    h ^= h >> 32;
-  }
-  w = 0;
-  memcpy(&w, p, len);
-  h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-  return h ^ (h >> 29);
-}
-
 /* --------------------------------------------------------------- selection */
 
 typedef struct pd_result {

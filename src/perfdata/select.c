@@ -38,7 +38,8 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->counters);
   free(sel->plan);
   free(sel->claims);
-  pd_seen_free(&sel->seen);
+  free(sel->reported.key);
+  wp_table_free(&sel->reported.index);
   pd_identity_free(&sel->identity);
   pd_text_free(&sel->text);
   free(sel);
@@ -68,15 +69,10 @@ pd_status pd_selection_add(pd_selection *sel, const char *text, size_t *path_id,
   pd_status s = pd_path_parse(text, &path, err);
   if (s != PD_OK)
     return s;
-  if (sel->path_count == sel->path_cap) {
-    size_t cap = sel->path_cap ? sel->path_cap * 2 : 8;
-    compiled_path *p = realloc(sel->paths, cap * sizeof *p);
-    if (p == NULL) {
-      pd_path_clear(&path);
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    }
-    sel->paths = p;
-    sel->path_cap = cap;
+  if (WP_GROW(&sel->paths, &sel->path_cap, sel->path_count + 1,
+              WP_GROW_NO_CAP) != WP_GROW_OK) {
+    pd_path_clear(&path);
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   }
   compiled_path *cp = &sel->paths[sel->path_count];
   memset(cp, 0, sizeof *cp);
@@ -201,14 +197,9 @@ bool pd_selection_resolve(pd_selection *sel) {
   size_t total = 0;
   for (size_t i = 0; i < sel->path_count; i++)
     total += sel->paths[i].object_count;
-  size_t need = total * 11 + 1;
-  if (need > sel->query_cap) {
-    char *q = realloc(sel->query, need);
-    if (q == NULL)
-      return false;
-    sel->query = q;
-    sel->query_cap = need;
-  }
+  if (wp_grow_bytes(&sel->query, &sel->query_cap, total * 11 + 1,
+                    WP_GROW_NO_CAP) != WP_GROW_OK)
+    return false;
   uint32_t last = 0;
   bool any = false;
   size_t w = 0;

@@ -6,7 +6,6 @@
 #define PD_SELECTION_H
 
 #include "identity.h"
-#include "seen_set.h"
 #include "snapshot.h"
 #include "type_props.h"
 
@@ -58,6 +57,23 @@ typedef struct compiled_path {
   void *filter_ctx;
 } compiled_path;
 
+/* A counter of one instance of the newer sample: what one result reports.
+ * Compared field by field, so no two differ only where a packed key would
+ * have cut them (any count the decode limits allow fits). */
+typedef struct pd_value_key {
+  uint32_t obj_pos;  /* the object's position in the newer sample */
+  uint32_t instance; /* the instance's position in its object */
+  uint32_t counter;  /* the counter's position in its object */
+} pd_value_key;
+
+/* The values of counters two paths share that one evaluation reported
+ * (the first path reports a value, a later one skips it). */
+typedef struct pd_reported {
+  pd_value_key *key;
+  size_t count, cap;
+  wp_table index; /* key + 1, by wp_hash_bytes of the key */
+} pd_reported;
+
 struct pd_selection {
   compiled_path *paths;
   size_t path_count, path_cap;
@@ -86,7 +102,7 @@ struct pd_selection {
   uint8_t *claims;
   size_t claims_cap;
 
-  pd_seen_set seen; /* emitted (object, instance, counter), shared only */
+  pd_reported reported; /* values of shared counters reported so far */
 
   /* ID Process / ID Thread, and the pairing of the newer sample's
    * instances with the older's, looked up once per evaluation and mode

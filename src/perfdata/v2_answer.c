@@ -66,19 +66,9 @@ typedef struct v2_decoder {
 static size_t pool_reserve(pd_v2_data *d, size_t n) {
   if (n >= SIZE_MAX / 4)
     return SIZE_MAX;
-  if (n + 1 > d->names_cap - d->names_len) {
-    size_t cap = d->names_cap ? d->names_cap : 256;
-    while (cap - d->names_len < n + 1) {
-      if (cap > SIZE_MAX / 2)
-        return SIZE_MAX;
-      cap *= 2;
-    }
-    char *p = realloc(d->names, cap);
-    if (p == NULL)
-      return SIZE_MAX;
-    d->names = p;
-    d->names_cap = cap;
-  }
+  if (wp_grow_bytes(&d->names, &d->names_cap, d->names_len + n + 1,
+                    WP_GROW_NO_CAP) != WP_GROW_OK)
+    return SIZE_MAX;
   size_t at = d->names_len;
   d->names[at + n] = '\0';
   d->names_len += n + 1;
@@ -137,15 +127,11 @@ static pd_status read_counter_data(v2_decoder *dc, size_t off, size_t end,
                         "offset 0x%zx: more than %zu readings", off,
                         dc->max_values);
   if (d->nvalues == d->cap_values) {
-    size_t cap = d->cap_values ? d->cap_values * 2 : 64;
-    pd_v2_value *v = realloc(d->values, cap * sizeof *v);
-    if (v == NULL)
+    size_t cap = d->cap_values;
+    if (WP_GROW(&d->values, &cap, d->nvalues + 1, WP_GROW_NO_CAP) !=
+            WP_GROW_OK ||
+        WP_RESIZE(&d->name_at, cap) != WP_GROW_OK)
       return pd_error_set(dc->err, PD_E_NOMEM, off, "out of memory");
-    d->values = v;
-    size_t *na = realloc(d->name_at, cap * sizeof *na);
-    if (na == NULL)
-      return pd_error_set(dc->err, PD_E_NOMEM, off, "out of memory");
-    d->name_at = na;
     d->cap_values = cap;
   }
   pd_v2_value *v = &d->values[d->nvalues];
@@ -293,8 +279,8 @@ static void read_data_header(const wire_bytes *b, pd_v2_header *h) {
 }
 
 static pd_v2_block *add_block(pd_v2_data *d) {
-  if (!pd_grow((void **)&d->blocks, &d->cap_blocks, d->nblocks + 1,
-               sizeof *d->blocks))
+  if (WP_GROW(&d->blocks, &d->cap_blocks, d->nblocks + 1, WP_GROW_NO_CAP) !=
+      WP_GROW_OK)
     return NULL;
   return &d->blocks[d->nblocks++];
 }
@@ -496,14 +482,9 @@ pd_status pd_v2_evaluate(const pd_v2_counterset *const *sets, size_t nsets,
         prev = &s0;
       }
     }
-    if (out->count == out->cap) {
-      size_t cap = out->cap ? out->cap * 2 : 64;
-      pd_v2_result *r = realloc(out->items, cap * sizeof *r);
-      if (r == NULL)
-        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-      out->items = r;
-      out->cap = cap;
-    }
+    if (WP_GROW(&out->items, &out->cap, out->count + 1, WP_GROW_NO_CAP) !=
+        WP_GROW_OK)
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
     pd_v2_result *r = &out->items[out->count++];
     r->block = v->block;
     r->counter_id = v->counter_id;

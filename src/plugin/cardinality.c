@@ -2,6 +2,9 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "cardinality.h"
+#include "wp_grow.h"
+#include "wp_hash.h"
+#include "wp_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +13,11 @@
 struct wp_card {
   regex_t include, exclude;
   bool has_include, has_exclude;
-  int total;            /* WP_TOTAL_* */
-  wp_card_inst **slots; /* open addressing, linear probing; NULL: empty */
-  size_t cap, count;    /* cap: a power of two, count <= cap / 2 */
-  uint64_t gen;         /* the current interval */
+  int total;           /* WP_TOTAL_* */
+  wp_card_inst **inst; /* the names decided, in the order asked */
+  size_t count, cap;
+  wp_table index; /* inst + 1, by the full name's hash */
+  uint64_t gen;   /* the current interval */
 };
 
 bool wp_card_is_total(const char *full_name) {
@@ -52,9 +56,10 @@ void wp_card_free(wp_card *card) {
     regfree(&card->include);
   if (card->has_exclude)
     regfree(&card->exclude);
-  for (size_t i = 0; i < card->cap; i++)
-    free(card->slots[i]);
-  free(card->slots);
+  for (size_t i = 0; i < card->count; i++)
+    free(card->inst[i]);
+  free(card->inst);
+  wp_table_free(&card->index);
   free(card);
 }
 
@@ -66,60 +71,53 @@ size_t wp_card_size(const wp_card *card) {
   return card->count;
 }
 
-static size_t hash(const char *s) {
-  uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return (size_t)h;
+static uint32_t name_hash(const char *full) {
+  return wp_hash32(wp_hash_bytes(full, strlen(full)));
 }
 
-/* The slot holding full, or the empty slot where it would go. */
-static size_t find(const wp_card *card, const char *full) {
-  size_t mask = card->cap - 1;
-  size_t i = hash(full) & mask;
-  while (card->slots[i] != NULL && strcmp(card->slots[i]->full, full) != 0)
-    i = (i + 1) & mask;
-  return i;
+typedef struct card_key {
+  const wp_card *card;
+  const char *full;
+} card_key;
+
+static bool same_name(const void *ctx, uint32_t value) {
+  const card_key *k = ctx;
+  return strcmp(k->card->inst[value - 1]->full, k->full) == 0;
+}
+
+static wp_card_inst *find(const wp_card *card, const char *full) {
+  card_key k = {card, full};
+  uint32_t v = wp_table_find(&card->index, name_hash(full), same_name, &k);
+  return v == 0 ? NULL : card->inst[v - 1];
 }
 
 const wp_card_inst *wp_card_lookup(const wp_card *card, const char *full) {
-  if (card->cap == 0)
-    return NULL;
-  const wp_card_inst *in = card->slots[find(card, full)];
+  const wp_card_inst *in = find(card, full);
   return in != NULL && in->seen == card->gen ? in : NULL;
 }
 
-/* Room for one more name: a new table holding the names asked about in
- * this or the last interval (the others are dropped), at most half full. */
-static bool rebuild(wp_card *card) {
-  size_t live = 0;
-  for (size_t i = 0; i < card->cap; i++)
-    if (card->slots[i] != NULL && card->slots[i]->seen + 1 >= card->gen)
-      live++;
-  size_t cap = 16;
-  while (cap < 2 * (live + 1))
-    cap *= 2;
-  wp_card_inst **slots = calloc(cap, sizeof(*slots));
-  if (slots == NULL)
-    return false;
-  wp_card_inst **old = card->slots;
-  size_t old_cap = card->cap;
-  card->slots = slots;
-  card->cap = cap;
-  card->count = 0;
-  for (size_t i = 0; i < old_cap; i++) {
-    wp_card_inst *in = old[i];
-    if (in == NULL)
-      continue;
-    if (in->seen + 1 < card->gen) {
-      free(in);
-      continue;
+/* Room for one more name. When the index is full, the names not asked
+ * about in this or the last interval go first (then the index grows only
+ * when the live names need it). */
+static bool room_for_one(wp_card *card) {
+  if (2 * ((uint64_t)card->count + 1) > card->index.cap) {
+    size_t kept = 0;
+    for (size_t i = 0; i < card->count; i++) {
+      if (card->inst[i]->seen + 1 < card->gen)
+        free(card->inst[i]);
+      else
+        card->inst[kept++] = card->inst[i];
     }
-    card->slots[find(card, in->full)] = in;
-    card->count++;
+    card->count = kept;
+    if (wp_table_reserve(&card->index, kept + 1) != WP_GROW_OK)
+      return false;
+    wp_table_clear(&card->index);
+    for (size_t i = 0; i < kept; i++)
+      wp_table_put(&card->index, name_hash(card->inst[i]->full),
+                   (uint32_t)i + 1);
   }
-  free(old);
-  return true;
+  return WP_GROW(&card->inst, &card->cap, card->count + 1, WP_TABLE_MAX) ==
+         WP_GROW_OK;
 }
 
 static bool decide(const wp_card *card, const char *full, bool total) {
@@ -135,14 +133,12 @@ static bool decide(const wp_card *card, const char *full, bool total) {
 int wp_card_keep(wp_card *card, const char *full, const char *base) {
   if (*full == '\0')
     return 1;
-  if (card->cap > 0) {
-    wp_card_inst *in = card->slots[find(card, full)];
-    if (in != NULL) {
-      in->seen = card->gen;
-      return in->keep;
-    }
+  wp_card_inst *found = find(card, full);
+  if (found != NULL) {
+    found->seen = card->gen;
+    return found->keep;
   }
-  if ((card->count + 1) * 2 > card->cap && !rebuild(card))
+  if (!room_for_one(card))
     return -1;
   size_t flen = strlen(full), blen = strlen(base);
   wp_card_inst *in = malloc(sizeof(*in) + flen + blen + 2);
@@ -155,7 +151,7 @@ int wp_card_keep(wp_card *card, const char *full, const char *base) {
   in->seen = card->gen;
   in->total = wp_card_is_total(full);
   in->keep = decide(card, full, in->total);
-  card->slots[find(card, full)] = in;
-  card->count++;
+  wp_table_put(&card->index, name_hash(full), (uint32_t)card->count + 1);
+  card->inst[card->count++] = in;
   return in->keep;
 }

@@ -5,6 +5,7 @@
 #include "dispatch.h"
 
 #include "wp_grow.h"
+#include "wp_hash.h"
 
 /* Most clashes remembered as logged, and logged per check. */
 #define WP_CLASHES_MAX_LOGGED 4096
@@ -22,10 +23,9 @@ typedef struct ident {
   const char *type;
 } ident;
 
-static uint64_t fnv(uint64_t h, const char *s) {
-  for (; *s != '\0'; s++)
-    h = (h ^ (unsigned char)*s) * 0x100000001B3u;
-  return (h ^ 0xFF) * 0x100000001B3u; /* end of field */
+/* The hash of s and its NUL, continuing h: the NUL ends each field. */
+static uint64_t hash_field(uint64_t h, const char *s) {
+  return wp_hash_bytes_from(h, s, strlen(s) + 1);
 }
 
 static void ident_of(const wp_ctx *c, const pd_result *r, ident *id) {
@@ -46,7 +46,7 @@ static int by_hash(const void *pa, const void *pb) {
 
 /* Whether the pair (a, b) was logged before; remembers it. */
 static bool logged_before(wp_ctx *c, const char *a, const char *b) {
-  uint64_t h = fnv(fnv(0xCBF29CE484222325u, a), b);
+  uint64_t h = hash_field(hash_field(WP_HASH_SEED, a), b);
   for (size_t i = 0; i < c->clash_logged_count; i++)
     if (c->clash_logged[i] == h)
       return true;
@@ -105,7 +105,8 @@ void wp_clashes_check(wp_ctx *c, const pd_result *res, size_t n) {
   for (size_t i = 0; i < n; i++) {
     ident id;
     ident_of(c, &res[i], &id);
-    v[i].hash = fnv(fnv(fnv(0xCBF29CE484222325u, id.pi), id.ti), id.type);
+    v[i].hash =
+        hash_field(hash_field(hash_field(WP_HASH_SEED, id.pi), id.ti), id.type);
     v[i].index = i;
   }
   qsort(v, n, sizeof *v, by_hash);
