@@ -9,6 +9,7 @@
  * reading one 8-byte load and a mask where the blob allows, and for one
  * counter the formula's kind fixed for the whole loop.
  */
+#include "cache_check.h"
 #include "pass.h"
 
 #include <stdlib.h>
@@ -308,6 +309,27 @@ static bool in_place(const object_pass *op, size_t at, size_t values) {
   return true;
 }
 
+#ifndef NDEBUG
+/* Debug builds: the results of a plain pass (values of them, n counters
+ * an instance from r on) carry their counters' templates, whether written
+ * whole or left in place (in_place) and given only what varies. */
+static void check_templates(const object_pass *op, const pd_result *r,
+                            size_t values) {
+  const uint32_t n = op->po->n;
+  for (size_t v = 0; v < values; v++) {
+    const pd_result *x = &r[v], *t = &op->mc[v % n].tmpl;
+    assert(x->path_id == t->path_id && x->path == t->path &&
+           x->object == t->object && x->counter == t->counter &&
+           x->object_index == t->object_index &&
+           x->counter_index == t->counter_index &&
+           x->counter_type == t->counter_type &&
+           x->time_100ns == t->time_100ns && x->has_pid == t->has_pid &&
+           x->has_tid == t->has_tid && x->id_base == t->id_base &&
+           x->raw_base == t->raw_base);
+  }
+}
+#endif
+
 /* Instances [first, end) of a plain pass, pairs resolved, room made. */
 static void plain_pass(const object_pass *op, const int32_t *pair,
                        uint32_t first, uint32_t end, pd_result *r, bool fixed) {
@@ -355,6 +377,7 @@ pd_status pd_every_instance(object_pass *op, uint32_t first, uint32_t end,
     path_object *po = op->po;
     size_t at = sel->result_count, values = (size_t)(end - first) * n;
     plain_pass(op, pair, first, end, r, in_place(op, at, values));
+    PD_CHECK(check_templates(op, r, values));
     sel->result_count += values;
     po->done_epoch = sel->epoch;
     po->done_at = at;

@@ -10,6 +10,7 @@
  * per value there remain the raw readings, the formula and the result
  * (emit.c; a "(*)" path without a filter has a loop of its own there).
  */
+#include "cache_check.h"
 #include "pass.h"
 
 #include <stdio.h>
@@ -385,6 +386,7 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
     s = evaluate_object(sel, &sel->plan[q], older, newer, err);
   if (s != PD_OK)
     return s;
+  PD_CHECK(pd_check_pairings(sel, older, newer));
   *results = sel->results;
   *count = sel->result_count;
   return PD_OK;

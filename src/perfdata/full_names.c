@@ -8,6 +8,7 @@
  * looks the others' up in the memos (name_memo.h) and puts only them back
  * into the index.
  */
+#include "cache_check.h"
 #include "snapshot.h"
 
 #include <stdlib.h>
@@ -182,12 +183,16 @@ static bool index_full_names(pd_instance_names *n, uint32_t count,
  * too: same full name), only not the one it is looking for. */
 static inline pd_saved_row row_at(const pd_instance_names *n, uint32_t i,
                                   uint32_t j) {
+  pd_saved_row r;
   if (j < i && n->saved != NULL && n->saved[j % PD_SAVED_ROWS].pos == j)
-    return n->saved[j % PD_SAVED_ROWS];
-  return (pd_saved_row){
-      j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
-      n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
-      n->full[j]};
+    r = n->saved[j % PD_SAVED_ROWS];
+  else
+    r = (pd_saved_row){
+        j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
+        n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
+        n->full[j]};
+  PD_CHECK(pd_check_row(n, i, j, &r));
+  return r;
 }
 
 /* What pass 1 knows of the last build. */
@@ -244,8 +249,9 @@ static bool save_row(pd_instance_names *n, const last_build *lb, uint32_t i) {
  * far from it as the instance before it was) keeps that one's base entry,
  * and its full name when its n is the same too; the others look theirs
  * up. *has_hash: some base name has a '#'. False when out of memory. */
-static bool base_and_full(pd_snapshot *snap, pd_instance_names *n,
-                          const pd_object *obj, bool indexed, bool *has_hash) {
+static bool base_and_full_rows(pd_snapshot *snap, pd_instance_names *n,
+                               const pd_object *obj, bool indexed,
+                               bool *has_hash) {
   const uint32_t count = obj->instance_count, epochs = snap->memo_epochs;
   last_build lb = {n->reuse_epochs == epochs ? n->prev_count : 0, 0};
   n->prev_count = 0;
@@ -339,6 +345,17 @@ static bool base_and_full(pd_snapshot *snap, pd_instance_names *n,
   return true;
 }
 
+/* base_and_full_rows, with (debug builds) a plain copy of the last
+ * build's rows to check what it reads of them (cache_check.h). */
+static bool base_and_full(pd_snapshot *snap, pd_instance_names *n,
+                          const pd_object *obj, bool indexed, bool *has_hash) {
+  PD_CHECK(pd_check_rows_begin(
+      n, n->reuse_epochs == snap->memo_epochs ? n->prev_count : 0));
+  bool ok = base_and_full_rows(snap, n, obj, indexed, has_hash);
+  PD_CHECK(pd_check_rows_end(n));
+  return ok;
+}
+
 /* Start a full-names build: a memo whose keys point into a memo that
  * was cleared since is cleared too. */
 static void begin_memos(pd_snapshot *snap, pd_instance_names *n) {
@@ -360,6 +377,7 @@ static pd_instance_names *full_names(pd_snapshot *snap, const pd_object *obj) {
     return NULL;
   if (full_still_right(snap, n)) {
     n->full_generation = snap->generation;
+    PD_CHECK(pd_check_instance_names(snap, obj, n));
     return n;
   }
   n->full_built = false;
@@ -384,6 +402,7 @@ static pd_instance_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   n->full_epoch = n->epoch;
   n->full_built = true;
   n->full_generation = snap->generation;
+  PD_CHECK(pd_check_instance_names(snap, obj, n));
   return n;
 }
 

@@ -9,6 +9,7 @@
  * samples name their instances alike is told here too, from the raw
  * inputs. Full names: full_names.c.
  */
+#include "cache_check.h"
 #include "snapshot.h"
 
 #include <stdio.h>
@@ -222,6 +223,7 @@ pd_instance_names *pd_own_names(pd_snapshot *snap, const pd_object *obj) {
     n->own_built = true;
   }
   n->own_generation = snap->generation;
+  PD_CHECK(pd_check_own_names(snap, obj, n));
   return n;
 }
 
@@ -246,8 +248,11 @@ bool pd_same_own_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
       a->bytes.big_endian != b->bytes.big_endian)
     return false;
   const pd_instance_names *na = pd_own_names(a, oa), *nb = pd_own_names(b, ob);
-  return na != NULL && nb != NULL && na->sig_len == nb->sig_len &&
-         (na->sig_len == 0 || memcmp(na->sig, nb->sig, na->sig_len) == 0);
+  bool same = na != NULL && nb != NULL && na->sig_len == nb->sig_len &&
+              (na->sig_len == 0 || memcmp(na->sig, nb->sig, na->sig_len) == 0);
+  if (same)
+    PD_CHECK(pd_check_same_names(a, oa, b, ob, false));
+  return same;
 }
 
 bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,

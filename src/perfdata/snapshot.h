@@ -65,8 +65,11 @@ typedef struct pd_instance_names {
   uint64_t *changed;  /* instances whose full name pass 1 set anew: the
                        * instance, and its old full name's hash << 32 */
   uint32_t changed_count;
-  uint32_t index_count;  /* the instances the index was built for */
-  pd_saved_row *saved;   /* the last build's rows a build overwrote */
+  uint32_t index_count;     /* the instances the index was built for */
+  pd_saved_row *saved;      /* the last build's rows a build overwrote */
+  pd_saved_row *check_rows; /* debug builds: every row of the last build,
+                             * to check the ring against (cache_check.h) */
+  uint32_t check_count;
   uint32_t cap;          /* capacity of the arrays below (instances) */
   const char **name;     /* own name, UTF-8 */
   uint32_t *own_len;     /* strlen of name[i] */

@@ -6,6 +6,7 @@
 #include "wp_hash.h"
 #include "wp_table.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -136,6 +137,9 @@ int wp_card_keep(wp_card *card, const char *full, const char *base) {
   wp_card_inst *found = find(card, full);
   if (found != NULL) {
     found->seen = card->gen;
+    /* Debug builds: the kept decision is the one made anew. */
+    assert(found->total == wp_card_is_total(full) &&
+           found->keep == decide(card, full, found->total));
     return found->keep;
   }
   if (!room_for_one(card))

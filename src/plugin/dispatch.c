@@ -6,6 +6,7 @@
 
 #include "collectd/core/utils/common/common.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -161,6 +162,13 @@ static const char *cached_names(wp_ctx *c, const pd_result *r, bool raw,
             sizeof vl->plugin_instance);
   copy_name(vl->type_instance, wp_name_slot_type_instance(s),
             sizeof vl->type_instance);
+#ifndef NDEBUG
+  /* Debug builds: the cached names are those built anew. */
+  char pi[DATA_MAX_NAME_LEN], ti[DATA_MAX_NAME_LEN];
+  const char *type = names_of(c, r, raw, pi, ti);
+  assert(strcmp(pi, vl->plugin_instance) == 0 &&
+         strcmp(ti, vl->type_instance) == 0 && strcmp(type, s->type) == 0);
+#endif
   return s->type;
 }
 
