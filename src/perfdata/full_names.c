@@ -461,12 +461,3 @@ int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
   uint32_t v = wp_table_find(&n->index, h, same_full_name, &k);
   return v == 0 ? -1 : (int64_t)v - 1;
 }
-
-/* pd_find_instance answers -1 both for "no such instance" and when the
- * object's full names could not be built (out of memory); building them
- * first leaves -1 meaning only the former, so an allocation failure is an
- * error and not an instance silently missing or unpaired. */
-bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj) {
-  return obj->instance_count == 0 ||
-         pd_instance_full_name(snap, obj, 0) != NULL;
-}

@@ -134,10 +134,6 @@ bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
 bool pd_same_own_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
                        const pd_object *ob);
 
-/* Builds obj's full names: false only when out of memory (after it,
- * pd_find_instance's -1 means only "no such instance"). */
-bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj);
-
 /* pd_find_instance of a name whose pd_hash_folded is h (known already:
  * pd_instance_names.hash of another sample's instance). */
 int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,

@@ -5,7 +5,11 @@
 #include "open_source.h"
 #include "counters.h"
 
-int wp_ctx_open_source(wp_ctx *c) {
+/* Open the context's source (the local registry, its replay directory or
+ * its remote host: src/source/open.h decides what the platform has) and
+ * settle which timestamp its values carry. 0, or -1 with the reason
+ * logged. */
+static int wp_ctx_open_source(wp_ctx *c) {
   wp_source_spec spec = {
       .kind = c->kind,
       .replay_dir = c->replay_dir,

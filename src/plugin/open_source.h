@@ -6,12 +6,6 @@
 
 #include "context.h"
 
-/* Open the context's source (the local registry, its replay directory or
- * its remote host: src/source/open.h decides what the platform has) and
- * settle which timestamp its values carry. 0, or -1 with the reason
- * logged. */
-int wp_ctx_open_source(wp_ctx *c);
-
 /* Make a configured context ready to read: snapshots, selection (the
  * counters), source. 0, or -1 with the reason logged. */
 int wp_ctx_start(wp_ctx *c);

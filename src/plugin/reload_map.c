@@ -37,8 +37,12 @@ static bool same_card(const wp_card_config *a, const wp_card_config *b) {
          a->max_instances == b->max_instances;
 }
 
-bool wp_reload_entry_same(const wp_counter_entry *a,
-                          const wp_counter_entry *b) {
+/* Whether two entries are the same: the same path and the same keys (type,
+ * naming overrides, scale, raw). Where in the file they are does not count.
+ * THE one place that says it: a new field of wp_counter_entry that changes
+ * what an entry dispatches is compared here. */
+static bool wp_reload_entry_same(const wp_counter_entry *a,
+                                 const wp_counter_entry *b) {
   /* Every key of wp_counter_entry is compared here, and a new key must be
    * added here. Not compared: line, column, type_line, type_column (where,
    * not what); the wildcard flags (they follow from the paths). */

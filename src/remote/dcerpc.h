@@ -143,7 +143,4 @@ void dcerpc_reasm_free(dcerpc_reasm *r);
 dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
                                wp_error *err);
 
-/* "nca_s_op_rng_error", "access denied", ... or NULL. */
-const char *dcerpc_fault_name(uint32_t status);
-
 #endif

@@ -12,8 +12,9 @@ int helper_send_error(int out_fd, const herr *e) {
   return wpr_write_all(out_fd, buf, WPR_FRAME_HDR + n);
 }
 
-int helper_send_data(int out_fd, uint32_t type, const uint8_t *data,
-                     uint32_t len) {
+/* A DATA frame. 0, or -1 when it could not be written. */
+static int helper_send_data(int out_fd, uint32_t type, const uint8_t *data,
+                            uint32_t len) {
   uint8_t hdr[WPR_DATA_HDR];
   wpr_data_header(hdr, len, type);
   if (wpr_write_all(out_fd, hdr, sizeof(hdr)) != 0)
