@@ -1,5 +1,6 @@
 /* collectd-winperf: the selection's private layout, shared by select.c
- * (configuration, names) and evaluate.c (one pass over two samples).
+ * (configuration, names, the plan) and evaluate.c (one pass over two
+ * samples).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #ifndef PD_SELECTION_H
@@ -113,5 +114,16 @@ struct pd_selection {
 /* Object names to indices (when paths or names changed); false when out of
  * memory. */
 bool pd_selection_resolve(pd_selection *sel);
+
+/* An evaluation's plan (select.c): every path's (path, object) pairs of
+ * newer in path order and the counters each matches, then which counters
+ * two paths share (matched_counter.shared, .skip). */
+pd_status pd_selection_plan(pd_selection *sel, pd_snapshot *older,
+                            pd_snapshot *newer, pd_error *err);
+
+/* The name of an object or counter index: the names table's, else the
+ * number (in the selection's text, until the next evaluation); NULL
+ * without memory. */
+const char *pd_display_name(pd_selection *sel, uint32_t index);
 
 #endif
