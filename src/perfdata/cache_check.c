@@ -165,7 +165,7 @@ static char *slow_base(const pd_snapshot *snap, const pd_instance *in,
                        const char *own) {
   const pd_object *p = in->parent_object == 0
                            ? NULL
-                           : pd_snapshot_find_object(snap, in->parent_object);
+                           : pd_object_by_index(snap, in->parent_object);
   if (p == NULL || in->parent_instance >= p->instance_count)
     return check_strdup(own);
   char *parent = slow_own(snap, p, &p->instances[in->parent_instance]);
@@ -225,6 +225,17 @@ void pd_check_own_names(pd_snapshot *snap, const pd_object *obj,
   }
 }
 
+/* An instance of the index against the full name looked up. */
+typedef struct index_key {
+  const pd_instance_names *n;
+  const char *full;
+} index_key;
+
+static bool indexed_as(const void *ctx, uint32_t value) {
+  const index_key *k = ctx;
+  return pd_name_casecmp(k->n->full[value - 1], k->full) == 0;
+}
+
 void pd_check_instance_names(pd_snapshot *snap, const pd_object *obj,
                              const pd_instance_names *n) {
   slow_names s;
@@ -248,8 +259,9 @@ void pd_check_instance_names(pd_snapshot *snap, const pd_object *obj,
       assert(n->dup_no[i] == s.dup[i]);
       assert(n->hash[i] == pd_hash_folded(s.full[i]));
       /* The index finds the first instance of that name. */
-      assert(pd_find_instance_hashed(snap, obj, s.full[i], n->hash[i]) ==
-             (int64_t)first);
+      index_key key = {n, s.full[i]};
+      assert(wp_table_find(&n->index, n->hash[i], indexed_as, &key) ==
+             first + 1);
     }
   }
   check_free(order);
@@ -511,7 +523,7 @@ void pd_check_pairings(const pd_selection *sel, pd_snapshot *older,
       if (obj->instance_count == 0 || obj->num_instances == -1)
         continue;
       const int32_t *p = &id->pair[m][obj->instances - newer->instances];
-      const pd_object *old = pd_snapshot_find_object(older, obj->name_index);
+      const pd_object *old = pd_object_by_index(older, obj->name_index);
       if (p[0] == PD_PAIR_UNKNOWN || old == NULL)
         continue;
       pd_pair_query q = {older, old,

@@ -571,8 +571,5 @@ const pd_object *pd_snapshot_object(const pd_snapshot *snap, uint32_t i) {
 
 const pd_object *pd_snapshot_find_object(const pd_snapshot *snap,
                                          uint32_t index) {
-  for (uint32_t i = 0; i < snap->object_count; i++)
-    if (snap->objects[i].name_index == index)
-      return &snap->objects[i];
-  return NULL;
+  return pd_object_by_index(snap, index);
 }

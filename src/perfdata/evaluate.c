@@ -195,7 +195,7 @@ static pd_status start_pass(object_pass *op, pd_selection *sel, path_object *po,
   op->older = older;
   op->newer = newer;
   op->obj = pd_snapshot_object(newer, po->obj_pos);
-  op->old = older ? pd_snapshot_find_object(older, op->obj->name_index) : NULL;
+  op->old = older ? pd_object_by_index(older, op->obj->name_index) : NULL;
   op->mc = &sel->counters[po->first];
   op->query = (pd_pair_query){older,
                               op->old,

@@ -123,7 +123,7 @@ static bool parent_of(pd_snapshot *snap, pd_instance_names *n,
     return true;
   if (in->parent_object != pc->index) { /* usually one parent object */
     pc->index = in->parent_object;
-    pc->object = pd_snapshot_find_object(snap, in->parent_object);
+    pc->object = pd_object_by_index(snap, in->parent_object);
     pc->names = pc->object ? pd_own_names(snap, pc->object) : NULL;
     if (pc->object != NULL && pc->names == NULL)
       return false;
@@ -140,7 +140,7 @@ static bool full_still_right(pd_snapshot *snap, pd_instance_names *n) {
   if (!n->full_built || n->full_epoch != n->epoch || n->parents < 0)
     return false;
   for (int i = 0; i < n->parents; i++) {
-    const pd_object *p = pd_snapshot_find_object(snap, n->parent_index[i]);
+    const pd_object *p = pd_object_by_index(snap, n->parent_index[i]);
     pd_instance_names *pn = p ? pd_own_names(snap, p) : NULL;
     if ((p != NULL && pn == NULL) || (pn ? pn->epoch : 0) != n->parent_epoch[i])
       return false;

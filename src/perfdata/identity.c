@@ -353,8 +353,8 @@ static bool pair_same_positions(const pd_pair_query *q, int32_t *pair) {
       if (in->parent_object != parent) { /* usually one parent object */
         parent = in->parent_object;
         last = UINT32_MAX;
-        pa = pd_snapshot_find_object(a, parent);
-        pb = pd_snapshot_find_object(b, parent);
+        pa = pd_object_by_index(a, parent);
+        pb = pd_object_by_index(b, parent);
         na = pa ? pd_own_names(a, pa) : NULL;
         nb = pb ? pd_own_names(b, pb) : NULL;
         if ((pa != NULL && na == NULL) || (pb != NULL && nb == NULL))
@@ -527,10 +527,9 @@ pd_status pd_identity_base(pd_identity *id, pd_snapshot *newer,
   if (keyed[i] != KEYED_ID)
     return PD_OK;
   const pd_instance *in = &obj->instances[i];
-  const pd_object *parent =
-      pos[PD_ID_THREAD] >= 0 && in->parent_object != 0
-          ? pd_snapshot_find_object(newer, in->parent_object)
-          : NULL;
+  const pd_object *parent = pos[PD_ID_THREAD] >= 0 && in->parent_object != 0
+                                ? pd_object_by_index(newer, in->parent_object)
+                                : NULL;
   if (parent != NULL && in->parent_instance < parent->instance_count)
     *base = pd_instance_name(newer, parent, in->parent_instance);
   else

@@ -384,8 +384,8 @@ bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
       continue;
     if (++switches > 4)
       return false;
-    const pd_object *pa = pd_snapshot_find_object(a, parent),
-                    *pb = pd_snapshot_find_object(b, parent);
+    const pd_object *pa = pd_object_by_index(a, parent),
+                    *pb = pd_object_by_index(b, parent);
     if ((pa == NULL) != (pb == NULL) ||
         (pa != NULL && !pd_same_own_names(a, pa, b, pb)))
       return false;

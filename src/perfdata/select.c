@@ -277,7 +277,7 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
   const compiled_path *cp = &sel->paths[path_id];
   const pd_object *obj = pd_snapshot_object(newer, obj_pos);
   const pd_object *old =
-      older ? pd_snapshot_find_object(older, obj->name_index) : NULL;
+      older ? pd_object_by_index(older, obj->name_index) : NULL;
   if (WP_GROW(&sel->plan, &sel->plan_cap, sel->plan_count + 1,
               WP_GROW_NO_CAP) != WP_GROW_OK ||
       WP_GROW(&sel->counters, &sel->counters_cap,

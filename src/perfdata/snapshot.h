@@ -106,6 +106,16 @@ struct pd_snapshot {
   pd_text_arena text; /* the system name; reset per decode */
 };
 
+/* The first object of snap whose ObjectNameTitleIndex is `index`, or NULL:
+ * pd_snapshot_find_object, inline for the parser's own files. */
+static inline const pd_object *pd_object_by_index(const pd_snapshot *snap,
+                                                  uint32_t index) {
+  for (uint32_t i = 0; i < snap->object_count; i++)
+    if (snap->objects[i].name_index == index)
+      return &snap->objects[i];
+  return NULL;
+}
+
 /* obj's own names (name[], own_len[], own_hash[], own_has_hash[]) for this
  * decode, built when needed; NULL only when out of memory. */
 pd_instance_names *pd_own_names(pd_snapshot *snap, const pd_object *obj);
