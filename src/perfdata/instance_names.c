@@ -372,6 +372,16 @@ bool pd_same_own_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
   return same;
 }
 
+/* Whether parent object `index` names its instances alike in a and b
+ * (out of line: the loop below runs per instance, this per parent). */
+static __attribute__((noinline)) bool
+same_parent_object(pd_snapshot *a, pd_snapshot *b, uint32_t index) {
+  const pd_object *pa = pd_object_by_index(a, index),
+                  *pb = pd_object_by_index(b, index);
+  return (pa == NULL) == (pb == NULL) &&
+         (pa == NULL || pd_same_own_names(a, pa, b, pb));
+}
+
 bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
                              pd_snapshot *b, const pd_object *ob) {
   if (!pd_same_own_names(a, oa, b, ob)) /* parent references too */
@@ -382,14 +392,10 @@ bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
     uint32_t parent = oa->instances[i].parent_object;
     if (parent == 0 || parent == checked)
       continue;
-    if (++switches > 4)
-      return false;
-    const pd_object *pa = pd_object_by_index(a, parent),
-                    *pb = pd_object_by_index(b, parent);
-    if ((pa == NULL) != (pb == NULL) ||
-        (pa != NULL && !pd_same_own_names(a, pa, b, pb)))
+    if (++switches > 4 || !same_parent_object(a, b, parent))
       return false;
     checked = parent;
   }
+  PD_CHECK(pd_check_same_names(a, oa, b, ob, true));
   return true;
 }
