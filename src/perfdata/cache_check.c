@@ -291,48 +291,6 @@ void pd_check_same_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
   slow_free(&sb);
 }
 
-/* ------------------------------------------------- the saved-row ring */
-
-void pd_check_rows_begin(pd_instance_names *n, uint32_t count) {
-  pd_check_rows_end(n);
-  n->check_rows = check_malloc((count ? count : 1) * sizeof *n->check_rows);
-  if (n->check_rows == NULL)
-    return;
-  for (uint32_t j = 0; j < count; j++)
-    n->check_rows[j] = (pd_saved_row){
-        j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
-        n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
-        n->full[j]};
-  n->check_count = count;
-}
-
-void pd_check_row(const pd_instance_names *n, uint32_t i, uint32_t j,
-                  const pd_saved_row *r) {
-  /* Rows from i on are the last build's; before i, those the ring has;
-   * any other row before i is this build's (its arrays now). */
-  bool last_build =
-      j >= i || (n->saved != NULL && n->saved[j % PD_SAVED_ROWS].pos == j);
-  pd_saved_row now = {
-      j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
-      n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
-      n->full[j]};
-  const pd_saved_row *c = !last_build          ? &now
-                          : j < n->check_count ? &n->check_rows[j]
-                                               : NULL;
-  if (c == NULL) /* no copy (no memory): nothing to compare with */
-    return;
-  assert(r->pos == j && r->base_entry == c->base_entry &&
-         r->group == c->group && r->dup == c->dup && r->hash == c->hash &&
-         r->own == c->own && r->parent == c->parent && r->base == c->base &&
-         r->full == c->full);
-}
-
-void pd_check_rows_end(pd_instance_names *n) {
-  check_free(n->check_rows);
-  n->check_rows = NULL;
-  n->check_count = 0;
-}
-
 /* ---------------------------------------------------------- pairing */
 
 /* An instance's ids, and whether it pairs by them. */

@@ -14,9 +14,6 @@
  *   two samples alike   pd_same_own_names / pd_instances_same_names true
  *                       only when the names built from scratch are equal
  *                       position by position (pd_check_same_names);
- *   the saved-row ring  every row a full-names build reads of the last
- *                       build equals a plain copy of all its rows
- *                       (pd_check_row, with pd_check_rows_begin/_end);
  *   pairing             by id and by full name, the pair memo and the
  *                       same-position shortcut: the pairing of every
  *                       object an evaluation paired, against a pairing
@@ -48,12 +45,6 @@ void pd_check_instance_names(pd_snapshot *snap, const pd_object *obj,
                              const pd_instance_names *n);
 void pd_check_same_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
                          const pd_object *ob, bool parents_too);
-/* A copy of the last build's rows [0, count) of n (before a build writes
- * any), and the check of each row the build reads; _end frees it. */
-void pd_check_rows_begin(pd_instance_names *n, uint32_t count);
-void pd_check_row(const pd_instance_names *n, uint32_t i, uint32_t j,
-                  const pd_saved_row *r);
-void pd_check_rows_end(pd_instance_names *n);
 void pd_check_pairings(const struct pd_selection *sel, pd_snapshot *older,
                        pd_snapshot *newer);
 #define PD_CHECK(call) call

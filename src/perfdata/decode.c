@@ -7,7 +7,6 @@
  * read from the blob later, on demand (sample.c, instance_names.c), so a
  * decode touches only the structure.
  */
-#include "cache_check.h"
 #include "snapshot.h"
 
 #include <stdatomic.h>
@@ -43,8 +42,6 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->dup_no);
     free(n->group_of);
     free(n->changed);
-    free(n->saved);
-    PD_CHECK(pd_check_rows_end(n));
     free(n->sig);
     pd_memo_free(&n->own_memo);
     pd_memo_free(&n->base_memo);

@@ -176,23 +176,17 @@ static bool index_full_names(pd_instance_names *n, uint32_t count,
   return true;
 }
 
-/* Row j of the last build, as instance i of this one reads it: rows from
- * i on are the last build's still; of those before, the saved ones. Any
- * other row before i is this build's, and still a right one to take a
- * base from (same own and parent pointers: same base; with the same n
- * too: same full name), only not the one it is looking for. */
-static inline pd_saved_row row_at(const pd_instance_names *n, uint32_t i,
-                                  uint32_t j) {
-  pd_saved_row r;
-  if (j < i && n->saved != NULL && n->saved[j % PD_SAVED_ROWS].pos == j)
-    r = n->saved[j % PD_SAVED_ROWS];
-  else
-    r = (pd_saved_row){
-        j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
-        n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
-        n->full[j]};
-  PD_CHECK(pd_check_row(n, i, j, &r));
-  return r;
+/* Row j as a build reads it: from the instance it builds on, the last
+ * build's still; before it, this build's, which is as right a one to take
+ * a base from (same own and parent pointers: same base; with the same n
+ * too: same full name), only not the one it is looking for. (A ring of
+ * the last build's overwritten rows gained nothing on any bench case and
+ * was removed.) */
+static inline pd_name_row row_at(const pd_instance_names *n, uint32_t j) {
+  return (pd_name_row){
+      j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
+      n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
+      n->full[j]};
 }
 
 /* What pass 1 knows of the last build. */
@@ -201,13 +195,13 @@ typedef struct last_build {
   int64_t shift;  /* instance i was at i + shift */
 } last_build;
 
-/* Whether row j of the last build (for instance i) has own and parent. */
+/* Whether row j (of the last build, or before i this one's) has own and
+ * parent. */
 static inline bool row_named(const pd_instance_names *n, const last_build *lb,
-                             uint32_t i, int64_t j, const char *own,
-                             const char *parent) {
+                             int64_t j, const char *own, const char *parent) {
   if (j < 0 || j >= lb->count)
     return false;
-  pd_saved_row r = row_at(n, i, (uint32_t)j);
+  pd_name_row r = row_at(n, (uint32_t)j);
   return r.own == own && r.parent == parent;
 }
 
@@ -218,28 +212,13 @@ static int64_t row_of(const pd_instance_names *n, last_build *lb, uint32_t i,
                       const char *own, const char *parent,
                       const pd_memo_entry *e) {
   int64_t j = (int64_t)i + lb->shift;
-  if (row_named(n, lb, i, j, own, parent))
+  if (row_named(n, lb, j, own, parent))
     return j;
   if (e == NULL || e->pos_build + 1 != n->base_memo.build ||
-      !row_named(n, lb, i, e->pos, own, parent))
+      !row_named(n, lb, e->pos, own, parent))
     return -1;
   lb->shift = (int64_t)e->pos - i;
   return e->pos;
-}
-
-/* Save the last build's row i (before it is written), when it is one. */
-static bool save_row(pd_instance_names *n, const last_build *lb, uint32_t i) {
-  if (i >= lb->count)
-    return true;
-  if (n->saved == NULL) {
-    n->saved = malloc(PD_SAVED_ROWS * sizeof *n->saved);
-    if (n->saved == NULL)
-      return false;
-    for (uint32_t k = 0; k < PD_SAVED_ROWS; k++)
-      n->saved[k].pos = UINT32_MAX;
-  }
-  n->saved[i % PD_SAVED_ROWS] = row_at(n, i, i);
-  return true;
 }
 
 /* Pass 1 of a full-names build: base names, and PDH's "#n" for
@@ -249,15 +228,11 @@ static bool save_row(pd_instance_names *n, const last_build *lb, uint32_t i) {
  * far from it as the instance before it was) keeps that one's base entry,
  * and its full name when its n is the same too; the others look theirs
  * up. *has_hash: some base name has a '#'. False when out of memory. */
-static bool base_and_full_rows(pd_snapshot *snap, pd_instance_names *n,
-                               const pd_object *obj, bool indexed,
-                               bool *has_hash) {
+static bool base_and_full(pd_snapshot *snap, pd_instance_names *n,
+                          const pd_object *obj, bool indexed, bool *has_hash) {
   const uint32_t count = obj->instance_count, epochs = snap->memo_epochs;
   last_build lb = {n->reuse_epochs == epochs ? n->prev_count : 0, 0};
   n->prev_count = 0;
-  if (n->saved != NULL) /* rows saved by the last build are not this one's */
-    for (uint32_t k = 0; k < PD_SAVED_ROWS; k++)
-      n->saved[k].pos = UINT32_MAX;
   const pd_instance *const ins = obj->instances;
   pd_name_memo *const memo = &n->base_memo;
   parent_cache pc = {0, NULL, NULL};
@@ -278,7 +253,7 @@ static bool base_and_full_rows(pd_snapshot *snap, pd_instance_names *n,
     const char *own = n->name[i],
                *parent = pn ? pn->name[in->parent_instance] : NULL;
     uint32_t dup;
-    pd_saved_row r;
+    pd_name_row r;
     if (lb.shift == 0 && i < lb.count && n->prev_own[i] == own &&
         n->prev_parent[i] == parent) { /* named as at the last build */
       uint32_t g = n->group_of[i];
@@ -286,7 +261,7 @@ static bool base_and_full_rows(pd_snapshot *snap, pd_instance_names *n,
       dup = pd_memo_group_next(memo, g & INT32_MAX);
       if (dup == n->dup_no[i])
         continue; /* row i as the last build made it */
-      r = row_at(n, i, i);
+      r = row_at(n, i);
     } else {
       const pd_memo_entry *e = NULL;
       int64_t j = row_of(n, &lb, i, own, parent, NULL);
@@ -296,11 +271,11 @@ static bool base_and_full_rows(pd_snapshot *snap, pd_instance_names *n,
         j = row_of(n, &lb, i, own, parent, e);
       }
       if (j >= 0)
-        r = row_at(n, i, (uint32_t)j);
+        r = row_at(n, (uint32_t)j);
       else
-        r = (pd_saved_row){.base_entry = (uint32_t)(e - memo->entries),
-                           .group = e->group | (uint32_t)e->has_hash << 31,
-                           .dup = UINT32_MAX};
+        r = (pd_name_row){.base_entry = (uint32_t)(e - memo->entries),
+                          .group = e->group | (uint32_t)e->has_hash << 31,
+                          .dup = UINT32_MAX};
       pd_memo_entry *be = &memo->entries[r.base_entry];
       if (be->pos_build != memo->build) { /* where the next build looks */
         be->pos_build = memo->build;
@@ -313,9 +288,7 @@ static bool base_and_full_rows(pd_snapshot *snap, pd_instance_names *n,
     }
     const pd_memo_entry *be = &memo->entries[r.base_entry];
     uint32_t old_hash = n->hash[i]; /* where the index has it */
-    if (!save_row(n, &lb, i))
-      return false;
-    if (dup != r.dup) { /* the full name of base entry and n */
+    if (dup != r.dup) {             /* the full name of base entry and n */
       const pd_memo_entry *f = be;
       if (dup > 0 && (f = dup_entry(n, r.base_entry, dup)) == NULL)
         return false;
@@ -343,17 +316,6 @@ static bool base_and_full_rows(pd_snapshot *snap, pd_instance_names *n,
   *has_hash = hashes >> 31;
   n->prev_count = count;
   return true;
-}
-
-/* base_and_full_rows, with (debug builds) a plain copy of the last
- * build's rows to check what it reads of them (cache_check.h). */
-static bool base_and_full(pd_snapshot *snap, pd_instance_names *n,
-                          const pd_object *obj, bool indexed, bool *has_hash) {
-  PD_CHECK(pd_check_rows_begin(
-      n, n->reuse_epochs == snap->memo_epochs ? n->prev_count : 0));
-  bool ok = base_and_full_rows(snap, n, obj, indexed, has_hash);
-  PD_CHECK(pd_check_rows_end(n));
-  return ok;
 }
 
 /* Start a full-names build: a memo whose keys point into a memo that

@@ -19,15 +19,14 @@ enum { PD_NAME_PARENTS_MAX = 4 };
  * depend only on the raw name bytes, unique ids, code page, byte order and
  * parent references, and the parents' names): a steady host converts no
  * name twice. The slot is that of the object's position in the snapshot. */
-/* A row of what a full-names build made for an instance (its own and
- * parent names' pointers, base, full name, ...), saved by the next build
- * before it writes another instance's there. */
-typedef struct pd_saved_row {
-  uint32_t pos; /* the row's position; UINT32_MAX: none */
+/* A row of what a full-names build made for an instance: its own and
+ * parent names' pointers, base entry and group, "#n", full name's hash,
+ * base and full name (full_names.c reads the last build's rows). */
+typedef struct pd_name_row {
+  uint32_t pos; /* the row's position */
   uint32_t base_entry, group, dup, hash;
   const char *own, *parent, *base, *full;
-} pd_saved_row;
-enum { PD_SAVED_ROWS = 256 }; /* rows saved, by position modulo this */
+} pd_name_row;
 
 typedef struct pd_instance_names {
   uint32_t own_generation;  /* name[] checked for this decode when == the
@@ -65,11 +64,7 @@ typedef struct pd_instance_names {
   uint64_t *changed;  /* instances whose full name pass 1 set anew: the
                        * instance, and its old full name's hash << 32 */
   uint32_t changed_count;
-  uint32_t index_count;     /* the instances the index was built for */
-  pd_saved_row *saved;      /* the last build's rows a build overwrote */
-  pd_saved_row *check_rows; /* debug builds: every row of the last build,
-                             * to check the ring against (cache_check.h) */
-  uint32_t check_count;
+  uint32_t index_count;  /* the instances the index was built for */
   uint32_t cap;          /* capacity of the arrays below (instances) */
   const char **name;     /* own name, UTF-8 */
   uint32_t *own_len;     /* strlen of name[i] */
