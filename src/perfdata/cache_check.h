@@ -20,7 +20,7 @@
  *                       made by sorting ids and names
  *                       (pd_check_pairings, at the end of an evaluation);
  *   result templates    results a plain pass left in place carry their
- *                       counter's template (emit.c).
+ *                       counter's template (evaluate.c).
  *
  * In a release build (NDEBUG) the calls compile to nothing. A check that
  * cannot get memory skips itself (the allocation-failure tests fail the

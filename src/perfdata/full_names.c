@@ -134,7 +134,7 @@ static bool parent_of(pd_snapshot *snap, pd_instance_names *n,
   return true;
 }
 
-/* Whether full[] and the chains were built from the same own names and
+/* Whether full[] and the index were built from the same own names and
  * parents' names as this decode has: they are still right then. */
 static bool full_still_right(pd_snapshot *snap, pd_instance_names *n) {
   if (!n->full_built || n->full_epoch != n->epoch || n->parents < 0)

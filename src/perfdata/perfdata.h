@@ -2,14 +2,17 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Portable C over byte buffers: no I/O, no collectd header, no Windows header,
- * no global mutable state. Section references ("format.md 1.3") point at
- * doc/format.md, the format reference this code implements.
+ * no global mutable state but one atomic counter that gives every decode a
+ * process-unique id (pd_decode; the pairing memo knows a sample by it).
+ * Section references ("format.md 1.3") point at doc/format.md, the format
+ * reference this code implements. The data's path through the code:
+ * doc/architecture.md.
  *
  * The data's path through this header:
  *   blob bytes --pd_decode--> pd_snapshot            (decode.c)
  *   REG_MULTI_SZ --pd_names_parse--> pd_names        (names.c)
  *   "\Processor(*)\% Processor Time" --pd_path_parse--> pd_path  (path.c)
- *   paths + two snapshots --pd_selection_evaluate--> pd_result[] (select.c)
+ *   paths + two snapshots --pd_selection_evaluate--> pd_result[] (evaluate.c)
  *   raw samples --pd_compute--> double + pd_value_status      (compute.c)
  */
 #ifndef PERFDATA_H

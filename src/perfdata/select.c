@@ -320,7 +320,8 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
 enum { CLAIM_COUNT = 3, CLAIM_SEEN = 4, CLAIM_COVERED = 8 };
 
 /* Which counters of the plan need deduplicating, in plan order: a counter
- * two paths match goes through the seen set, except that a pass over
+ * two paths match goes through the reported set (pd_reported), except
+ * that a pass over
  * every instance (a "(*)" path without a filter) reports all of them, so
  * after one nothing is left to report, and before one, when it is the
  * first to match, nothing to look up. */

@@ -37,7 +37,7 @@ typedef struct path_object {
   uint32_t n;
   /* What this plan entry wrote in evaluation done_epoch (0: nothing
    * known), when every result of it was its counter's template and the
-   * values (emit.c): done_values results from done_at, its counters then
+   * values (evaluate.c): done_values results from done_at, its counters then
    * counters[done_first, done_first + n). Kept across evaluations. */
   uint64_t done_epoch;
   size_t done_at, done_values, done_first;

@@ -1,5 +1,6 @@
 /* collectd-winperf: a counter type's properties, looked up once per
- * definition instead of per value (counter_types.c, compute.c).
+ * definition instead of per value, and the common types' formulas
+ * (compute.c).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #ifndef PD_TYPE_PROPS_H
