@@ -57,7 +57,7 @@ fi
 # checkout every file but build output.
 list_files() {
   if $in_git; then
-    git ls-files --cached --others --exclude-standard -- "$@"
+    git ls-files --cached --others --exclude-standard -- "$@" | sort -u
   else
     find "${@:-.}" -type f ! -path '*/.git/*' ! -path './build/*' 2>/dev/null |
       sed 's|^\./||'
@@ -284,9 +284,10 @@ LAYERS = {
     "perfdata": ["wire", "common"],
     "config": ["wire", "common", "perfdata"],
     "remote": ["wire", "common"],
-    "source": ["wire", "common", "perfdata", "remote"],
-    "plugin": ["wire", "common", "perfdata", "config", "source"],
-    "cli": ["wire", "common", "perfdata", "config", "source"],
+    "blg": ["wire", "common", "perfdata"],
+    "source": ["wire", "common", "perfdata", "remote", "blg"],
+    "plugin": ["wire", "common", "perfdata", "config", "source", "blg"],
+    "cli": ["wire", "common", "perfdata", "config", "source", "blg"],
 }
 
 def module(path):

@@ -51,6 +51,8 @@ int cli_remote_option(int argc, char **argv, int *i,
                       struct wp_remote_options *o);
 #endif
 
+/* blg.c: a Perfmon binary log listed, converted or sent. */
+int cmd_blg(int argc, char **argv);
 /* names_command.c: the Counter name table: index, English and local name. */
 int cmd_names(int argc, char **argv);
 /* doctor.c: why each counter path matches or does not. */

@@ -52,11 +52,6 @@ size_t pd_codepage_to_utf8(const uint8_t *src, size_t len, uint32_t code_page,
  * themselves (one byte each). */
 uint32_t pd_utf8_next_folded(const char **s);
 
-/* The case-insensitive hash of UTF-8 text: texts pd_name_casecmp calls
- * equal hash alike (wp_hash_bytes over the folded code points, 32 bits).
- * The parser's name tables, memos and instance index key on it. */
-uint32_t pd_hash_folded(const char *s);
-
 /* The same with ASCII handled inline: instance and counter names are
  * nearly always ASCII, and matching runs per instance per interval. Like
  * pd_utf8_next_folded, it returns 0 at the NUL without moving past it. */
