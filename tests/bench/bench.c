@@ -62,27 +62,6 @@ enum { MAX_RUNS = 2001 };
 
 /* ------------------------------------------------------- the blobs */
 
-/* Windows' name indices for the objects and some counters. */
-enum {
-  OBJ_SYSTEM = 2,
-  OBJ_MEMORY = 4,
-  OBJ_PROCESS = 230,
-  OBJ_THREAD = 232,
-  OBJ_PROCESSOR = 238,
-  C_PROCESSOR_TIME = 6,
-  C_USER_TIME = 142,
-  C_PRIV_TIME = 144,
-  C_INTERRUPTS = 148,
-  C_AVAILABLE = 1380,
-  C_COMMITTED = 26,
-  C_PAGES = 40,
-  C_WORKING_SET = 180,
-  C_HANDLES = 952,
-  C_ID_PROCESS = 784,
-  C_IO_READ = 1420,
-  C_THREAD_STATE = 46,
-};
-
 typedef struct host {
   enc_blob *blob;
   enc_object *memory, *processor, *process, *thread;
@@ -105,18 +84,18 @@ static host build_host_from(bool with_threads, int first) {
   h.blob = enc_new("BENCH-HOST");
   enc_set_clock(h.blob, 1000000000, 10000000, 133485408000000000);
 
-  h.memory = enc_add_object(h.blob, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
-  enc_add_counter(h.memory, C_AVAILABLE, PD_COUNTER_LARGE_RAWCOUNT);
-  enc_add_counter(h.memory, C_COMMITTED, PD_COUNTER_LARGE_RAWCOUNT);
-  enc_add_counter(h.memory, C_PAGES, PD_COUNTER_COUNTER);
+  h.memory = enc_add_object(h.blob, WK_MEMORY, ENC_SINGLE_INSTANCE);
+  enc_add_counter(h.memory, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.memory, WK_COMMITTED_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.memory, WK_PAGES_SEC, PD_COUNTER_COUNTER);
   for (uint32_t c = 0; c < 27; c++)
     enc_add_counter(h.memory, 2000 + 2 * c, counter_type_for(c));
 
-  h.processor = enc_add_object(h.blob, OBJ_PROCESSOR, ENC_MULTI_INSTANCE);
-  enc_add_counter(h.processor, C_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
-  enc_add_counter(h.processor, C_USER_TIME, PD_100NSEC_TIMER);
-  enc_add_counter(h.processor, C_PRIV_TIME, PD_100NSEC_TIMER);
-  enc_add_counter(h.processor, C_INTERRUPTS, PD_COUNTER_COUNTER);
+  h.processor = enc_add_object(h.blob, WK_PROCESSOR, ENC_MULTI_INSTANCE);
+  enc_add_counter(h.processor, WK_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
+  enc_add_counter(h.processor, WK_USER_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.processor, WK_PRIVILEGED_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.processor, WK_INTERRUPTS, PD_COUNTER_COUNTER);
   for (uint32_t c = 0; c < 11; c++)
     enc_add_counter(h.processor, 2100 + 2 * c, counter_type_for(c));
   for (int i = 0; i < 17; i++) {
@@ -128,12 +107,12 @@ static host build_host_from(bool with_threads, int first) {
     enc_add_instance(h.processor, name);
   }
 
-  h.process = enc_add_object(h.blob, OBJ_PROCESS, ENC_MULTI_INSTANCE);
-  enc_add_counter(h.process, C_PROCESSOR_TIME, PD_100NSEC_TIMER);
-  enc_add_counter(h.process, C_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
-  enc_add_counter(h.process, C_HANDLES, PD_COUNTER_RAWCOUNT);
-  enc_add_counter(h.process, C_ID_PROCESS, PD_COUNTER_RAWCOUNT);
-  enc_add_counter(h.process, C_IO_READ, PD_COUNTER_BULK_COUNT);
+  h.process = enc_add_object(h.blob, WK_PROCESS, ENC_MULTI_INSTANCE);
+  enc_add_counter(h.process, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.process, WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.process, WK_HANDLE_COUNT, PD_COUNTER_RAWCOUNT);
+  enc_add_counter(h.process, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+  enc_add_counter(h.process, WK_IO_READ_BYTES, PD_COUNTER_BULK_COUNT);
   for (uint32_t c = 0; c < 55; c++)
     enc_add_counter(h.process, 2200 + 2 * c, counter_type_for(c));
   static const char *const names[] = {
@@ -153,16 +132,16 @@ static host build_host_from(bool with_threads, int first) {
   }
 
   if (with_threads) {
-    h.thread = enc_add_object(h.blob, OBJ_THREAD, ENC_MULTI_INSTANCE);
-    enc_add_counter(h.thread, C_PROCESSOR_TIME, PD_100NSEC_TIMER);
-    enc_add_counter(h.thread, C_THREAD_STATE, PD_COUNTER_RAWCOUNT);
+    h.thread = enc_add_object(h.blob, WK_THREAD, ENC_MULTI_INSTANCE);
+    enc_add_counter(h.thread, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+    enc_add_counter(h.thread, WK_THREAD_STATE, PD_COUNTER_RAWCOUNT);
     for (uint32_t c = 0; c < 10; c++)
       enc_add_counter(h.thread, 2400 + 2 * c, counter_type_for(c));
     for (int i = 0; i < 13000; i++) {
       char name[16];
       snprintf(name, sizeof name, "%d", i % 13);
       uint32_t in = enc_add_instance(h.thread, name);
-      enc_instance_set_parent(h.thread, in, OBJ_PROCESS, (uint32_t)(i / 13));
+      enc_instance_set_parent(h.thread, in, WK_PROCESS, (uint32_t)(i / 13));
     }
   }
   return h;
@@ -296,11 +275,11 @@ static const char *const thread_paths[] = {
 
 /* interval-threads: a host shaped as Windows gives it, built apart from
  * the host above: Processor x17, Memory, Process x1,000 (Windows' own
- * counter set, ID Process and Creating Process ID among them, a third of
- * the names duplicates) and Thread x13,000 (13 per process, each with its
- * process as parent and ID Process and ID Thread), every instance in
- * every sample. The paths: 3 \Processor(*), 9 \Memory, 8 \Process(*) and
- * 2 \Thread(*) ones, 34,060 values. */
+ * counter set, ID Process among them, a third of the names duplicates) and
+ * Thread x13,000 (13 per process, each with its process as parent and ID
+ * Process and ID Thread), every instance in every sample. The paths: 3
+ * \Processor(*), 9 \Memory, 8 \Process(*) and 2 \Thread(*) ones, 34,060 values.
+ */
 typedef struct counter_spec {
   uint32_t index, type;
   const char *name;
@@ -342,7 +321,6 @@ static const counter_spec th_process[] = {
     {WK_PRIORITY_BASE, PD_COUNTER_RAWCOUNT, "Priority Base"},
     {WK_ELAPSED_TIME, PD_ELAPSED_TIME, "Elapsed Time"},
     {WK_ID_PROCESS, PD_COUNTER_RAWCOUNT, "ID Process"},
-    {WK_CREATING_PROCESS_ID, PD_COUNTER_RAWCOUNT, "Creating Process ID"},
     {WK_POOL_PAGED, PD_COUNTER_RAWCOUNT, "Pool Paged Bytes"},
     {WK_POOL_NONPAGED, PD_COUNTER_RAWCOUNT, "Pool Nonpaged Bytes"},
     {WK_HANDLE_COUNT, PD_COUNTER_RAWCOUNT, "Handle Count"},
@@ -403,7 +381,22 @@ static void process_name(int i, char *name, size_t size) {
     snprintf(name, size, "%s", common[i % 10]);
 }
 
+/* The position of counter `index` in spec[0, n). */
+static uint32_t position_of(const counter_spec *spec, uint32_t n,
+                            uint32_t index) {
+  uint32_t c = 0;
+  while (c < n && spec[c].index != index)
+    c++;
+  return c;
+}
+
 static threads_host build_threads_host(void) {
+  const uint32_t pid = position_of(th_process, COUNT_OF(th_process),
+                                   WK_ID_PROCESS),
+                 tpid =
+                     position_of(th_thread, COUNT_OF(th_thread), WK_ID_PROCESS),
+                 tid =
+                     position_of(th_thread, COUNT_OF(th_thread), WK_ID_THREAD);
   threads_host h;
   memset(&h, 0, sizeof h);
   h.blob = enc_new("THREADS-HOST");
@@ -426,15 +419,14 @@ static threads_host build_threads_host(void) {
     process_name(i, name, sizeof name);
     bool zero = i == 0 || i == TH_PROCESSES - 1; /* Idle, _Total: id 0 */
     uint32_t p = enc_add_instance(h.obj[2], name);
-    enc_set_value(h.obj[2], p, 14, zero ? 0 : 4 * (uint64_t)i + 4);
-    enc_set_value(h.obj[2], p, 15, i < 2 ? 0 : 4 * (uint64_t)(i / 3) + 4);
+    enc_set_value(h.obj[2], p, pid, zero ? 0 : 4 * (uint64_t)i + 4);
     for (int t = 0; t < TH_THREADS; t++) {
       char tname[16];
       snprintf(tname, sizeof tname, i == TH_PROCESSES - 1 ? "_Total" : "%d", t);
       uint32_t in = enc_add_instance(h.obj[3], tname);
       enc_instance_set_parent(h.obj[3], in, WK_PROCESS, p);
-      enc_set_value(h.obj[3], in, 10, zero ? 0 : 4 * (uint64_t)i + 4);
-      enc_set_value(h.obj[3], in, 11,
+      enc_set_value(h.obj[3], in, tpid, zero ? 0 : 4 * (uint64_t)i + 4);
+      enc_set_value(h.obj[3], in, tid,
                     zero ? 0 : 100000 + 4 * (uint64_t)(i * TH_THREADS + t));
     }
   }
@@ -451,8 +443,7 @@ static void advance_threads_host(threads_host *h, int k) {
     for (uint32_t c = 0; c < h->counters[o]; c++) {
       uint32_t index = h->spec[o][c].index;
       if (index == WK_ID_PROCESS || index == WK_ID_THREAD ||
-          index == WK_CREATING_PROCESS_ID || index == WK_ELAPSED_TIME ||
-          index == WK_START_ADDRESS)
+          index == WK_ELAPSED_TIME || index == WK_START_ADDRESS)
         continue;
       for (uint32_t i = 0; i < ni; i++) {
         uint64_t step = 1000 * (uint64_t)(c + 1) + (i % 7) * 997;

@@ -2,12 +2,13 @@
  * table that the test generators use.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * One table for every generator (the bench, the demo and e2e captures,
- * the CLI's and plugin tests' blobs), so an object or counter has one
- * number everywhere. The values are those a Windows host's Counter table
- * gives them (format.md 4.1); a generator that writes a names table writes
- * these numbers with the names in the comments. Indices a generator makes
- * up for its own objects (above 2000) stay in that generator.
+ * One table for the generators (the bench, the demo and e2e captures), so
+ * an object or counter has one number everywhere and no number two names.
+ * The values are those a Windows host's Counter table gives them
+ * (format.md 4.1), but for the base counters marked made up; a generator
+ * that writes a names table writes these numbers with the names in the
+ * comments. Indices a generator makes up for objects of its own (2000 and
+ * above) stay in that generator.
  */
 #ifndef WINPERF_TESTS_KNOWN_INDICES_H
 #define WINPERF_TESTS_KNOWN_INDICES_H
@@ -41,6 +42,7 @@ enum {
   WK_PRIVILEGED_TIME = 144,        /* % Privileged Time */
   WK_CONTEXT_SWITCHES = 146,       /* Context Switches/sec */
   WK_INTERRUPTS = 148,             /* Interrupts/sec */
+  WK_SYSTEM_CALLS = 150,           /* System Calls/sec */
   WK_VIRTUAL_BYTES_PEAK = 172,     /* Virtual Bytes Peak */
   WK_VIRTUAL_BYTES = 174,          /* Virtual Bytes */
   WK_WORKING_SET_PEAK = 178,       /* Working Set Peak */
@@ -53,6 +55,7 @@ enum {
   WK_DISK_READS = 214,             /* Disk Reads/sec */
   WK_DISK_BYTES = 218,             /* Disk Bytes/sec */
   WK_PROCESSES = 248,              /* Processes */
+  WK_THREADS = 250,                /* Threads */
   WK_THREAD_WAIT_REASON = 336,     /* Thread Wait Reason */
   WK_BYTES_TOTAL = 388,            /* Bytes Total/sec */
   WK_FREE_SPACE = 408,             /* % Free Space */
@@ -70,15 +73,23 @@ enum {
   WK_CACHE_BYTES = 818,            /* Cache Bytes */
   WK_HANDLE_COUNT = 952,           /* Handle Count */
   WK_AVAILABLE_BYTES = 1380,       /* Available Bytes */
+  WK_AVG_DISK_QUEUE_LENGTH = 1400, /* Avg. Disk Queue Length */
   WK_IO_READ_OPS = 1402,           /* IO Read Operations/sec */
   WK_IO_WRITE_OPS = 1404,          /* IO Write Operations/sec */
   WK_COMMITTED_IN_USE = 1406,      /* % Committed Bytes In Use */
-  WK_COMMITTED_IN_USE_BASE = 1408, /* % Committed Bytes In Use Base */
-  WK_CREATING_PROCESS_ID = 1410,   /* Creating Process ID */
   WK_IO_READ_BYTES = 1420,         /* IO Read Bytes/sec */
   WK_IO_WRITE_BYTES = 1422,        /* IO Write Bytes/sec */
+  WK_JOBS = 1452,                  /* Jobs */
   WK_PRIVATE_WORKING_SET = 1478,   /* Working Set - Private */
   WK_IDLE_TIME = 1746,             /* % Idle Time */
+};
+
+/* Base counters: made up (each with its own name in the generators'
+ * tables), after the counter they serve. */
+enum {
+  WK_COMMITTED_IN_USE_BASE = 1408, /* % Committed Bytes In Use Base */
+  WK_FREE_SPACE_BASE = 1410,       /* % Free Space Base */
+  WK_DISK_SEC_READ_BASE = 1412,    /* Avg. Disk sec/Read Base */
 };
 
 #endif
