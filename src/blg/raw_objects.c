@@ -28,24 +28,25 @@ bool blg_type_has_base_def(uint32_t t) {
 /* Names (case-insensitive, pd_name_casecmp) and counter indices to their
  * 0-based positions, on the one hash table (wp_table.h). */
 typedef struct name_key {
-  const char **names;
+  const char **insts;
   const char *name;
 } name_key;
 
 static bool same_name(const void *ctx, uint32_t value) {
   const name_key *k = ctx;
-  return pd_name_casecmp(k->names[value - 1], k->name) == 0;
+  return pd_name_casecmp(k->insts[value - 1], k->name) == 0;
 }
 
-/* The position of name among names[0..*count), adding it (at *count). */
-static size_t name_pos(wp_table *m, const char **names, size_t *count,
+/* The position of instance name among insts[0..*count), adding it (at
+ * *count). */
+static size_t name_pos(wp_table *m, const char **insts, size_t *count,
                        const char *name) {
-  name_key k = {names, name};
+  name_key k = {insts, name};
   uint32_t v = wp_table_find_or_put(m, pd_hash_folded(name),
                                     (uint32_t)*count + 1, same_name, &k);
   if (v != 0)
     return v - 1;
-  names[*count] = name;
+  insts[*count] = name;
   return (*count)++;
 }
 

@@ -22,7 +22,7 @@
 /* ---------------------------------------------------------- columns */
 
 typedef struct columns {
-  char **names; /* "\\MACHINE\Object(instance)\Counter" */
+  char **paths; /* "\\MACHINE\Object(instance)\Counter" */
   size_t count, cap;
   wp_table index; /* name + 1, by wp_hash_bytes of the name */
 } columns;
@@ -34,7 +34,7 @@ typedef struct column_key {
 
 static bool same_column(const void *ctx, uint32_t value) {
   const column_key *k = ctx;
-  return strcmp(k->c->names[value - 1], k->name) == 0;
+  return strcmp(k->c->paths[value - 1], k->name) == 0;
 }
 
 /* The column of `name`; -1 when absent (and not added) or out of memory. */
@@ -45,21 +45,21 @@ static int64_t column(columns *c, const char *name, bool add) {
   if (v != 0)
     return (int64_t)v - 1;
   if (!add ||
-      WP_GROW(&c->names, &c->cap, c->count + 1, WP_TABLE_MAX) != WP_GROW_OK ||
+      WP_GROW(&c->paths, &c->cap, c->count + 1, WP_TABLE_MAX) != WP_GROW_OK ||
       wp_table_reserve(&c->index, c->count + 1) != WP_GROW_OK)
     return -1;
   char *copy = strdup(name);
   if (copy == NULL)
     return -1;
-  c->names[c->count] = copy;
+  c->paths[c->count] = copy;
   wp_table_put(&c->index, h, (uint32_t)++c->count);
   return (int64_t)(c->count - 1);
 }
 
 static void columns_free(columns *c) {
   for (size_t i = 0; i < c->count; i++)
-    free(c->names[i]);
-  free(c->names);
+    free(c->paths[i]);
+  free(c->paths);
   wp_table_free(&c->index);
 }
 
@@ -178,7 +178,7 @@ int blg_write_csv(blg_run *r, FILE *out) {
     csv_header(r, out);
     for (size_t c = 0; c < st.cols.count; c++) {
       fputs(",\"", out);
-      fputs(st.cols.names[c], out);
+      fputs(st.cols.paths[c], out);
       fputc('"', out);
     }
     fputs("\r\n", out);
