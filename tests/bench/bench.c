@@ -23,6 +23,20 @@
 #include <string.h>
 #include <time.h>
 
+/* Under callgrind (tests/bench/instructions.sh starts it with
+ * --instr-atstart=no) only the measured rounds are instrumented: the
+ * blobs are built and the warm-up rounds run at full speed. Elsewhere the
+ * requests do nothing. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
+
 /* ------------------------------------------------ allocation counting */
 
 void *__real_malloc(size_t n);
@@ -823,6 +837,8 @@ static int bench_instructions(const char *which) {
   if (strncmp(which, "decode", 6) == 0) {
     bool read = strncmp(which, "decode-read", 11) == 0;
     for (int k = 0; k < ROUNDS + 4; k++) { /* four warm-up rounds first */
+      if (k == 4)
+        CALLGRIND_START_INSTRUMENTATION;
       if (read)
         k < 4 ? decode_read_once(snap[0], blob[k], len[k])
               : bench_measured_decode_read(snap[0], blob[k], len[k]);
@@ -845,16 +861,20 @@ static int bench_instructions(const char *which) {
                                    COUNT_OF(all_threads_numeric), NULL)
                     : selection_of(typical_paths, COUNT_OF(typical_paths),
                                    all_threads, COUNT_OF(all_threads), names);
-    for (int k = 0; k < ROUNDS + 4; k++)
+    for (int k = 0; k < ROUNDS + 4; k++) {
+      if (k == 4)
+        CALLGRIND_START_INSTRUMENTATION;
       values = k < 4 ? interval_once(sel, snap[!(k & 1)], snap[k & 1], blob[k],
                                      len[k])
                      : bench_measured_interval(sel, snap[!(k & 1)], snap[k & 1],
                                                blob[k], len[k]);
+    }
     pd_selection_free(sel);
   } else {
     fprintf(stderr, "bench: unknown case %s\n", which);
     rc = 2;
   }
+  CALLGRIND_STOP_INSTRUMENTATION;
   printf("values %zu\nrounds %d\n", values, ROUNDS);
   for (int k = 0; k < ROUNDS + 4; k++)
     free(blob[k]);
