@@ -67,8 +67,10 @@ static const cli_option_doc interval_opt[] = {
 static const cli_option_doc remote_opts[] = {
     {"--remote HOST",
      "read the Windows host HOST over MS-RRP (winperf-remote-helper)"},
-    {"--port N", "SMB port (default 445)"},
+    {"--port N", "SMB port (default 445, always passed: never 139 first)"},
     {"--user [DOMAIN\\]NAME", "the account to log on as"},
+    {"--domain NAME", "the account's domain (as the plugin's Domain)"},
+    {"--encrypt", "require SMB3 encryption (as the plugin's Encrypt)"},
     {"--credentials FILE", "smbclient -A style credentials (else "
                            "WINPERF_REMOTE_USER, _PASSWORD, _DOMAIN)"},
     {"--timeout S", "connect and query timeout in seconds"},

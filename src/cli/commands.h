@@ -44,9 +44,9 @@ int cmd_remote(int argc, char **argv);
 /* True when the command line has --remote (or --remote=HOST). */
 bool cli_remote_wanted(int argc, char **argv);
 struct wp_remote_options;
-/* A REMOTE OPTION at argv[*i] (--remote, --port, --user, --credentials,
- * --helper, --timeout, --buffer-size) into *o: 1 handled (*i past its
- * value), 0 not one, -1 a bad value (reported). */
+/* A REMOTE OPTION at argv[*i] (--remote, --port, --user, --domain,
+ * --encrypt, --credentials, --helper, --timeout, --buffer-size) into *o: 1
+ * handled (*i past its value), 0 not one, -1 a bad value (reported). */
 int cli_remote_option(int argc, char **argv, int *i,
                       struct wp_remote_options *o);
 #endif

@@ -8,9 +8,11 @@
  *   winperf capture --remote HOST [REMOTE OPTIONS] --dir DIR [--count N]
  *       [--interval S] [--objects "238 2"]
  *       the replay format: 000001.blob, ... and names.multisz.
- * REMOTE OPTIONS: --port N, --user [DOMAIN\]NAME, --credentials FILE
- * (smbclient -A format; else WINPERF_REMOTE_USER/_PASSWORD/_DOMAIN),
- * --timeout S (connect and query), --buffer-size BYTES, --helper PATH.
+ * REMOTE OPTIONS: --port N (default 445, always passed to the helper),
+ * --user [DOMAIN\]NAME, --domain NAME, --credentials FILE (smbclient -A
+ * format; else WINPERF_REMOTE_USER/_PASSWORD/_DOMAIN), --encrypt (require
+ * SMB3 encryption), --timeout S (connect and query), --buffer-size BYTES,
+ * --helper PATH: what the plugin's <Host> options do.
  * See doc/winperf-remote.md.
  *
  * Fetches blobs from a Windows host through the remote source
@@ -65,6 +67,11 @@ int cli_remote_option(int argc, char **argv, int *i,
     o->port = (unsigned)d;
   } else if ((v = cli_opt_value(arg, "--user", argc, argv, i)) != NULL) {
     o->user = v;
+  } else if ((v = cli_opt_value(arg, "--domain", argc, argv, i)) != NULL) {
+    o->domain = v;
+  } else if (strcmp(arg, "--encrypt") == 0) {
+    o->encrypt = 1; /* no value */
+    return 1;
   } else if ((v = cli_opt_value(arg, "--credentials", argc, argv, i)) != NULL) {
     o->credentials_file = v;
   } else if ((v = cli_opt_value(arg, "--helper", argc, argv, i)) != NULL) {

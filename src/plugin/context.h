@@ -28,6 +28,9 @@
 
 #define PLUGIN "winperf"
 
+/* FILETIME epoch (1601) to Unix epoch (1970) in 100 ns units. */
+#define WP_EPOCH_DIFF_100NS 116444736000000000LL
+
 /* Timestamp: the source kind's default, collectd's clock, the blob's. */
 enum { WP_TS_DEFAULT = 0, WP_TS_NOW, WP_TS_SAMPLE };
 
@@ -147,6 +150,22 @@ typedef struct wp_ctx {
   int fresh_cur;      /* cur when they were added */
   wp_self self;
   bool warned_source_cause; /* wp_counters_source_failed said why */
+  /* a remote host of a fleet (fleet.h): the fleet (a reference), its
+   * shared helper group (-1: none), its credential (credentials.h) */
+  struct wp_fleet *fleet;
+  int group;
+  struct wp_cred *cred;
+  bool cred_held;    /* wp_cred_enter let this interval go */
+  bool connect_held; /* a MaxConcurrentConnects place is taken */
+  int iv_fault;      /* this interval's first source failure, or -1 */
+  bool iv_ok;        /* a request succeeded this interval */
+  bool auth_paused;  /* self-metric: its credential is paused */
+  char *auth_error;  /* the refusal's message, for the one log line */
+  /* MaxClockSkew (seconds; 0: none, a local or replay block) and the last
+   * sample's offset from collectd's clock */
+  double max_clock_skew;
+  bool has_skew, skewed;
+  double clock_skew;
 } wp_ctx;
 
 /* A list's selection and per-entry state, built beside the one in use (a

@@ -58,6 +58,10 @@ typedef enum wpr_error_kind {
   WPR_ERR_SERVER = 5,   /* the server answered with a Win32 error/fault */
   WPR_ERR_CONFIG = 6,   /* bad helper arguments or credentials file */
   WPR_ERR_REQUEST = 7,  /* malformed request from the plugin */
+  /* logged on, then refused access (IPC$ or \pipe\winreg denied, OpenHKPD
+   * or the query ERROR_ACCESS_DENIED, DCE/RPC fault 5): the account's
+   * rights on this host, not its credentials */
+  WPR_ERR_ACCESS = 8,
 } wpr_error_kind;
 
 /* "auth", "connect", ... */

@@ -26,6 +26,9 @@ static void split_user(helper_cfg *cfg) {
     *bs = '\0';
     copy_str(cfg->domain, sizeof(cfg->domain), cfg->user);
     memmove(cfg->user, bs + 1, strlen(bs + 1) + 1);
+    /* a given user keeps its domain at the next read */
+    if (cfg->user_from_argv)
+      cfg->domain_from_argv = 1;
   }
 }
 
@@ -120,6 +123,13 @@ void helper_capture_environment(helper_cfg *env) {
 }
 
 int helper_load_credentials(helper_cfg *cfg, herr *e) {
+  /* Read anew (a file may have changed since the last logon): what the
+   * command line or OPEN gave stays, the rest comes from the source. */
+  explicit_bzero(cfg->password, sizeof(cfg->password));
+  if (!cfg->user_from_argv)
+    cfg->user[0] = '\0';
+  if (!cfg->domain_from_argv)
+    cfg->domain[0] = '\0';
   if (cfg->credentials != NULL) {
     if (load_file(cfg, e) != 0)
       return -1;
@@ -189,6 +199,7 @@ static int value_option(helper_cfg *cfg, const char *a, const char *v,
 
 int helper_parse_args(helper_cfg *cfg, int argc, char **argv) {
   int ok = 1;
+  cfg->port = HELPER_DEFAULT_PORT;
   cfg->connect_timeout_ms = 10000;
   cfg->query_timeout_ms = 30000;
   cfg->buffer_size = FIRST_QUERY_SIZE;

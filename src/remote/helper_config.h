@@ -11,6 +11,9 @@
 
 #include "helper_error.h"
 
+/* The SMB port unless --port or OPEN says otherwise. */
+#define HELPER_DEFAULT_PORT 445u
+
 /* The most hosts one helper serves (--sessions). */
 #define HELPER_SESSIONS_MAX 1024u
 

@@ -25,7 +25,7 @@ static int read_full(int fd, uint8_t *p, size_t n) {
 
 /* Answer one well-framed request of a helper of one host. 0 to carry on,
  * -1 when the plugin went away (an answer could not be written). */
-static int answer(int out_fd, conn *c, const helper_cfg *cfg, uint8_t type,
+static int answer(int out_fd, conn *c, helper_cfg *cfg, uint8_t type,
                   const uint8_t *payload, uint32_t len) {
   wp_error pe = {0};
   char name[WPR_REQUEST_MAX + 1];
@@ -47,8 +47,7 @@ static int expected(const helper_cfg *cfg, uint8_t type) {
          type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE;
 }
 
-void helper_serve_requests(int in_fd, int out_fd, conn *c,
-                           const helper_cfg *cfg, const herr *cred_err,
+void helper_serve_requests(int in_fd, int out_fd, conn *c, helper_cfg *cfg,
                            hsessions *table) {
   for (;;) {
     uint8_t hdr[WPR_FRAME_HDR], payload[WPR_OPEN_MAX + 1];
@@ -73,8 +72,6 @@ void helper_serve_requests(int in_fd, int out_fd, conn *c,
     int rc;
     if (table != NULL)
       rc = helper_sessions_answer(table, out_fd, type, payload, len);
-    else if (cred_err != NULL)
-      rc = helper_send_error(out_fd, cred_err);
     else
       rc = answer(out_fd, c, cfg, type, payload, len);
     if (rc != 0)

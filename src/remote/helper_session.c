@@ -27,11 +27,12 @@ static void auth_fn(SMBCCTX *c, const char *srv, const char *shr, char *wg,
     snprintf(pw, (size_t)pwlen, "%s", cfg->password);
 }
 
-/* The watchdog for a step bounded by ms: in a helper of several hosts
- * later than libsmbclient's own timeout, which fails that host alone. */
+/* The watchdog for a step bounded by ms: later than libsmbclient's own
+ * timeout, which answers first with a timeout of that host alone and
+ * keeps the helper (in a helper of several hosts, its other sessions);
+ * the watchdog ends a helper only when libsmbclient overruns its own. */
 static void arm(const helper_cfg *cfg, unsigned ms, const char *what) {
-  watchdog_arm(cfg->sessions ? wpr_shared_watchdog_ms(ms) : ms, what,
-               cfg->host);
+  watchdog_arm(wpr_shared_watchdog_ms(ms), what, cfg->host);
 }
 
 /* ------------------------------------------------------------ SMB pipe */
@@ -123,8 +124,8 @@ static int rpc_call(conn *c, const helper_cfg *cfg, uint16_t opnum,
     if (len < 0)
       return -1;
     dcerpc_status st = dcerpc_reasm_add(&c->reasm, c->frag, (size_t)len, &pe);
-    if (st == DCERPC_E_FAULT)
-      return herr_set(e, c->reasm.fault == 5 ? WPR_ERR_AUTH : WPR_ERR_SERVER,
+    if (st == DCERPC_E_FAULT) /* 5: access denied, after the logon */
+      return herr_set(e, c->reasm.fault == 5 ? WPR_ERR_ACCESS : WPR_ERR_SERVER,
                       "%s: opnum %u: %s", cfg->host, opnum, pe.message);
     if (st != DCERPC_OK)
       return herr_set(e, WPR_ERR_PROTOCOL, "%s: opnum %u: %s", cfg->host, opnum,
@@ -148,8 +149,10 @@ static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
   smbc_setOptionUserData(ctx, (void *)cfg);
   smbc_setFunctionAuthDataWithContext(ctx, auth_fn);
   smbc_setTimeout(ctx, (int)cfg->connect_timeout_ms);
-  if (cfg->port)
-    smbc_setPort(ctx, (uint16_t)cfg->port);
+  /* Always a port: with none, libsmbclient tries 139 first for IPC$ and
+   * starts 445 only when 139 fails (a firewall that drops 139 costs every
+   * connection its whole connect timeout). */
+  smbc_setPort(ctx, (uint16_t)(cfg->port ? cfg->port : HELPER_DEFAULT_PORT));
   if (cfg->encrypt)
     smbc_setOptionSmbEncryptionLevel(ctx, SMBC_ENCRYPTLEVEL_REQUIRE);
   if (cfg->smb_conf != NULL && smbc_setConfiguration(ctx, cfg->smb_conf)) {
@@ -166,16 +169,27 @@ static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
   return ctx;
 }
 
+/* libsmbclient's errno for smbc_open: a refused SMB session setup is
+ * EPERM (it keeps no NT status), a refused tree connect or pipe open after
+ * a good logon is EACCES (mapped from the server's status). With Encrypt,
+ * EPERM may also be an encryption the server would not do: counted as a
+ * refusal all the same (the safe side for a lockout policy). */
 static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
   switch (errnum) {
-  case EACCES:
   case EPERM:
     return herr_set(e, WPR_ERR_AUTH,
-                    "authentication failed: %s refused the credentials of "
-                    "user %s%s%s (or the account may not open "
-                    "\\pipe\\winreg): %s",
+                    "authentication failed: %s refused the logon (SMB "
+                    "session setup) of user %s%s%s%s: %s",
                     cfg->host, cfg->domain, cfg->domain[0] ? "\\" : "",
-                    cfg->user, strerror(errnum));
+                    cfg->user, cfg->encrypt ? " (or would not encrypt)" : "",
+                    "libsmbclient reports no NT status, only EPERM");
+  case EACCES:
+    return herr_set(e, WPR_ERR_ACCESS,
+                    "access denied: user %s%s%s logged on to %s but may not "
+                    "open IPC$ or \\pipe\\winreg (%s): the account needs "
+                    "Performance Monitor Users or administrator rights",
+                    cfg->domain, cfg->domain[0] ? "\\" : "", cfg->user,
+                    cfg->host, strerror(errnum));
   case ENOENT:
     return herr_set(e, WPR_ERR_CONNECT,
                     "%s has no \\pipe\\winreg: is the RemoteRegistry service "
@@ -190,9 +204,13 @@ static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
   }
 }
 
-static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
+static int connect_host(conn *c, helper_cfg *cfg, herr *e) {
   wp_error pe = {0};
   disconnect(c);
+  /* The credentials file is read at every logon: a password corrected in
+   * it is used at the next attempt, whatever the helper's mode. */
+  if (helper_load_credentials(cfg, e) != 0)
+    return -1;
   arm(cfg, cfg->connect_timeout_ms, "connecting to");
   c->ctx = new_context(cfg, e);
   if (c->ctx == NULL)
@@ -240,7 +258,8 @@ static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   }
   if (werr != 0) {
     const char *name = rrp_werror_name(werr);
-    herr_set(e, werr == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_AUTH : WPR_ERR_SERVER,
+    herr_set(e,
+             werr == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_ACCESS : WPR_ERR_SERVER,
              "%s: OpenHKPD failed: Win32 error %u%s%s%s%s", cfg->host, werr,
              name ? " (" : "", name ? name : "", name ? ")" : "",
              werr == RRP_ERROR_ACCESS_DENIED
@@ -280,7 +299,7 @@ static int query_value(conn *c, const helper_cfg *cfg, const char *name,
     else if (res->werror != 0) {
       const char *wn = rrp_werror_name(res->werror);
       return herr_set(e,
-                      res->werror == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_AUTH
+                      res->werror == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_ACCESS
                                                              : WPR_ERR_SERVER,
                       "%s: BaseRegQueryValue(\"%s\") failed: Win32 error "
                       "%u%s%s%s",
@@ -313,8 +332,8 @@ static int query_value(conn *c, const helper_cfg *cfg, const char *name,
   }
 }
 
-int session_query(conn *c, const helper_cfg *cfg, const char *name,
-                  uint32_t *hint, rrp_query_result *res, herr *e) {
+int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
+                  rrp_query_result *res, herr *e) {
   for (int attempt = 0; attempt < 2; attempt++) {
     int fresh = 0;
     if (!c->have_key) {

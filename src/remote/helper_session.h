@@ -36,8 +36,8 @@ typedef struct conn {
  * restarted since the last request) is retried once on a fresh one. On
  * success res->data points into c->reasm, valid until the next call. 0, or
  * -1 with e. */
-int session_query(conn *c, const helper_cfg *cfg, const char *name,
-                  uint32_t *hint, rrp_query_result *res, herr *e);
+int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
+                  rrp_query_result *res, herr *e);
 
 /* BaseRegCloseKey when a key is open, then close the connection and free
  * the session's buffers. */

@@ -45,6 +45,11 @@ typedef struct wp_remote {
   uint32_t session;         /* in the shared helper; 0: none open */
   unsigned generation;      /* the shared helper's when it was opened */
   int last_err;
+  /* The last exchange succeeded on the helper (and session) still in use:
+   * the next request does not start a helper nor log on, unless the
+   * server dropped the connection since. */
+  bool live;
+  pid_t live_pid;
 } wp_remote;
 
 /* Record the failure's kind (for wp_remote_last_error) and its message. */
@@ -73,10 +78,8 @@ static wp_source_status spawn(wp_remote *r, wp_error *err) {
       return WP_SOURCE_OK;
   } else {
     argv[n++] = r->helper;
-    if (r->port[0]) {
-      argv[n++] = "--port";
-      argv[n++] = r->port;
-    }
+    argv[n++] = "--port"; /* always: no port would try 139 first */
+    argv[n++] = r->port;
     if (r->user) {
       argv[n++] = "--user";
       argv[n++] = r->user;
@@ -162,10 +165,10 @@ static wp_source_status read_answer(wp_remote *r, uint8_t want, wp_buffer *out,
       return helper_lost(r, rc, "reading an error", err);
     wpr_error_kind kind;
     wpr_parse_error(payload, len, &kind, msg, sizeof(msg));
-    /* A timed-out helper exits after saying so; a shared one only when
-     * its watchdog expired (libsmbclient's timeout fails one session). */
+    /* A helper exits after a timeout only when its watchdog expired;
+     * libsmbclient's own timeout (answered first) fails that host alone. */
     if (kind == WPR_ERR_TIMEOUT &&
-        (r->shared == NULL || wp_proc_closes_within(r->proc, WATCHDOG_EXIT_MS)))
+        wp_proc_closes_within(r->proc, WATCHDOG_EXIT_MS))
       reap(r, 0, NULL, 0);
     if (kind == WPR_ERR_REQUEST)
       r->session = 0; /* a session the helper does not know: open anew */
@@ -273,6 +276,8 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
   if (read_answer(r, WPR_MSG_DATA, out, NULL, err) != WP_SOURCE_OK)
     return WP_SOURCE_ERROR;
   r->last_err = WP_REMOTE_ERR_NONE;
+  r->live = true;
+  r->live_pid = r->proc->pid;
   return WP_SOURCE_OK;
 }
 
@@ -301,6 +306,7 @@ static void close_session(wp_remote *r) {
  * password is picked up without a restart. */
 static wp_source_status exchange(wp_remote *r, uint8_t type, const char *arg,
                                  wp_buffer *out, wp_error *err) {
+  r->live = false; /* until this exchange succeeds */
   if (r->shared == NULL)
     return request(r, type, arg, out, err);
   wp_remote_helper_lock(r->shared);
@@ -362,11 +368,19 @@ static wp_source_fault remote_fault(const wp_source *src) {
   return (wp_source_fault)((const wp_remote *)src)->last_err;
 }
 
+static bool remote_connected(const wp_source *src) {
+  const wp_remote *r = (const wp_remote *)src;
+  return r->live && r->proc->pid > 0 && r->proc->pid == r->live_pid &&
+         (r->shared == NULL ||
+          (r->session != 0 &&
+           r->generation == wp_remote_helper_generation(r->shared)));
+}
+
 /* The timeouts, their text for the helper's arguments, the deadline and a
  * shared helper's OPEN. */
 static void settings(wp_remote *r, const wp_remote_options *opt) {
-  if (opt->port)
-    snprintf(r->port, sizeof(r->port), "%u", opt->port);
+  unsigned port = opt->port ? opt->port : WP_REMOTE_DEFAULT_PORT;
+  snprintf(r->port, sizeof(r->port), "%u", port);
   if (opt->buffer_size)
     snprintf(r->buffer_size, sizeof(r->buffer_size), "%u", opt->buffer_size);
   unsigned cms = opt->connect_timeout_ms ? opt->connect_timeout_ms : 10000;
@@ -382,11 +396,10 @@ static void settings(wp_remote *r, const wp_remote_options *opt) {
     margin = DEADLINE_MARGIN_MIN_MS;
   if (margin > DEADLINE_MARGIN_MAX_MS)
     margin = DEADLINE_MARGIN_MAX_MS;
-  r->timeout_ms = cms + qms + margin;
-  if (r->shared != NULL) /* its watchdogs wait beyond libsmbclient's */
-    r->timeout_ms =
-        wpr_shared_watchdog_ms(cms) + wpr_shared_watchdog_ms(qms) + margin;
-  r->open = (wpr_open){.port = opt->port,
+  /* the helper's watchdogs wait beyond libsmbclient's own timeouts */
+  r->timeout_ms =
+      wpr_shared_watchdog_ms(cms) + wpr_shared_watchdog_ms(qms) + margin;
+  r->open = (wpr_open){.port = port,
                        .connect_timeout_ms = cms,
                        .query_timeout_ms = qms,
                        .buffer_size = opt->buffer_size,
@@ -433,6 +446,7 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
   r->base.names = remote_names;
   r->base.destroy = remote_destroy;
   r->base.fault = remote_fault;
+  r->base.connected = remote_connected;
   if (!ok) {
     remote_destroy(&r->base);
     wp_error_set_code(err, WP_E_NOMEM, "remote: out of memory");

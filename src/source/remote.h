@@ -19,9 +19,11 @@
 
 #include <sys/types.h>
 
+#define WP_REMOTE_DEFAULT_PORT 445u
+
 typedef struct wp_remote_options {
   const char *host;             /* required: name or address */
-  unsigned port;                /* 0: 445 */
+  unsigned port;                /* 0: 445 (always passed to the helper) */
   const char *user;             /* "[DOMAIN\]name"; NULL: from the file/env */
   const char *domain;           /* NULL: from the user or the file */
   const char *credentials_file; /* smbclient -A format; NULL: environment */
@@ -48,6 +50,7 @@ enum {
   WP_REMOTE_ERR_SERVER = WP_SOURCE_FAULT_SERVER,
   WP_REMOTE_ERR_CONFIG = WP_SOURCE_FAULT_CONFIG,
   WP_REMOTE_ERR_REQUEST = WP_SOURCE_FAULT_REQUEST,
+  WP_REMOTE_ERR_ACCESS = WP_SOURCE_FAULT_ACCESS,
   WP_REMOTE_ERR_HELPER = WP_SOURCE_FAULT_HELPER,
 };
 

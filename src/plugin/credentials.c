@@ -1,0 +1,204 @@
+/* collectd-winperf: credentials that never lock an account
+ * (credentials.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "credentials.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct source_id {
+  bool known; /* stat succeeded */
+  uint64_t dev, ino;
+  int64_t size, mtime_s, mtime_ns;
+} source_id;
+
+struct wp_cred {
+  wp_cred *next;
+  char *key;   /* auth \0 domain \0 user \0 source: the identity */
+  char *label; /* for log lines */
+  char *file;  /* the source's path; NULL: the environment */
+  unsigned users;
+  wp_cred_state state;
+  char *holder;       /* the host with the one request allowed, or NULL */
+  char *last_refused; /* the host refused last */
+  uint64_t refused_at;
+  source_id at_refusal;
+  bool changed;     /* the source changed since the refusal */
+  uint64_t seen_at; /* when the source was last looked at */
+};
+
+/* The process's credentials: hosts of every <Plugin winperf> block that
+ * share a credential share its state. */
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static wp_cred *table;
+
+static void look(const char *file, source_id *id) {
+  memset(id, 0, sizeof(*id));
+  struct stat st;
+  if (file == NULL || stat(file, &st) != 0)
+    return;
+  id->known = true;
+  id->dev = (uint64_t)st.st_dev;
+  id->ino = (uint64_t)st.st_ino;
+  id->size = (int64_t)st.st_size;
+  id->mtime_s = (int64_t)st.st_mtim.tv_sec;
+  id->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+}
+
+static bool same(const source_id *a, const source_id *b) {
+  return a->known == b->known && a->dev == b->dev && a->ino == b->ino &&
+         a->size == b->size && a->mtime_s == b->mtime_s &&
+         a->mtime_ns == b->mtime_ns;
+}
+
+static char *identity(const char *auth, const char *domain, const char *user,
+                      const char *source, size_t *len) {
+  size_t n = strlen(auth) + strlen(domain) + strlen(user) + strlen(source) + 4;
+  char *k = malloc(n);
+  if (k != NULL)
+    snprintf(k, n, "%s%c%s%c%s%c%s", auth, 0, domain, 0, user, 0, source);
+  *len = n;
+  return k;
+}
+
+wp_cred *wp_cred_get(const char *auth, const char *domain, const char *user,
+                     const char *password_file) {
+  char canon[PATH_MAX];
+  const char *source = "environment";
+  if (password_file != NULL)
+    source = realpath(password_file, canon) ? canon : password_file;
+  size_t klen = 0;
+  char *key = identity(auth ? auth : "ntlm", domain ? domain : "",
+                       user ? user : "", source, &klen);
+  if (key == NULL)
+    return NULL;
+  pthread_mutex_lock(&table_lock);
+  wp_cred *c = table;
+  while (c != NULL && memcmp(c->key, key, klen) != 0)
+    c = c->next;
+  if (c == NULL && (c = calloc(1, sizeof(*c))) != NULL) {
+    char label[1024];
+    snprintf(label, sizeof(label), "%s %s%s%s, %s", auth ? auth : "ntlm",
+             domain ? domain : "", domain && *domain ? "\\" : "",
+             user && *user ? user : "(user from the source)", source);
+    c->key = key;
+    key = NULL;
+    c->label = strdup(label);
+    c->file = password_file ? strdup(source) : NULL;
+    c->next = table;
+    table = c;
+  }
+  if (c != NULL)
+    c->users++;
+  pthread_mutex_unlock(&table_lock);
+  free(key);
+  return c;
+}
+
+void wp_cred_put(wp_cred *c) {
+  if (c == NULL)
+    return;
+  pthread_mutex_lock(&table_lock);
+  if (--c->users > 0) {
+    pthread_mutex_unlock(&table_lock);
+    return;
+  }
+  for (wp_cred **p = &table; *p != NULL; p = &(*p)->next)
+    if (*p == c) {
+      *p = c->next;
+      break;
+    }
+  pthread_mutex_unlock(&table_lock);
+  free(c->key);
+  free(c->label);
+  free(c->file);
+  free(c->holder);
+  free(c->last_refused);
+  free(c);
+}
+
+const char *wp_cred_label(const wp_cred *c) {
+  return c->label ? c->label : "(credential)";
+}
+
+/* While paused: whether the retry is due (the source changed, or the
+ * retry interval passed). Called under the lock. */
+static bool retry_due(wp_cred *c, uint64_t now, uint64_t retry_interval) {
+  if (!c->changed && c->file != NULL &&
+      (c->seen_at == 0 || now - c->seen_at >= WP_CRED_SECONDS(1))) {
+    source_id id;
+    look(c->file, &id);
+    c->seen_at = now;
+    c->changed = !same(&id, &c->at_refusal);
+  }
+  return c->changed || now - c->refused_at >= retry_interval;
+}
+
+bool wp_cred_enter(wp_cred *c, const char *host, uint64_t now,
+                   uint64_t retry_interval) {
+  bool go = false;
+  pthread_mutex_lock(&table_lock);
+  if (c->state == WP_CRED_PROVEN) {
+    go = true;
+  } else if (c->holder == NULL) {
+    /* one at a time; a retry after a refusal by another host than the
+     * one refused, unless none other uses it */
+    go = c->state == WP_CRED_UNPROVEN ||
+         (retry_due(c, now, retry_interval) &&
+          (c->users == 1 || c->last_refused == NULL ||
+           strcmp(c->last_refused, host) != 0));
+    if (go && (c->holder = strdup(host)) == NULL)
+      go = false;
+  }
+  pthread_mutex_unlock(&table_lock);
+  return go;
+}
+
+void wp_cred_leave(wp_cred *c, const char *host, wp_cred_outcome outcome,
+                   uint64_t now, wp_cred_news *news) {
+  news->what = WP_CRED_NEWS_NONE;
+  pthread_mutex_lock(&table_lock);
+  news->others = c->users - 1;
+  bool held = c->holder != NULL && strcmp(c->holder, host) == 0;
+  if (held) {
+    free(c->holder);
+    c->holder = NULL;
+  }
+  if (outcome == WP_CRED_OK && c->state != WP_CRED_PROVEN) {
+    if (c->state == WP_CRED_PAUSED)
+      news->what = WP_CRED_NEWS_RESUMED;
+    c->state = WP_CRED_PROVEN;
+  } else if (outcome == WP_CRED_REFUSED) {
+    c->state = WP_CRED_PAUSED;
+    free(c->last_refused);
+    c->last_refused = strdup(host);
+    c->refused_at = now;
+    look(c->file, &c->at_refusal);
+    c->seen_at = now;
+    c->changed = false;
+    news->what = WP_CRED_NEWS_PAUSED;
+  }
+  pthread_mutex_unlock(&table_lock);
+}
+
+wp_cred_state wp_cred_state_now(wp_cred *c) {
+  pthread_mutex_lock(&table_lock);
+  wp_cred_state s = c->state;
+  pthread_mutex_unlock(&table_lock);
+  return s;
+}
+
+uint64_t wp_cred_retry_in(wp_cred *c, uint64_t now, uint64_t retry_interval) {
+  uint64_t left = 0;
+  pthread_mutex_lock(&table_lock);
+  if (c->state == WP_CRED_PAUSED && !c->changed &&
+      now - c->refused_at < retry_interval)
+    left = retry_interval - (now - c->refused_at);
+  pthread_mutex_unlock(&table_lock);
+  return left;
+}
