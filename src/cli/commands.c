@@ -73,6 +73,13 @@ static const cli_option_doc remote_opts[] = {
     {"--encrypt", "require SMB3 encryption (as the plugin's Encrypt)"},
     {"--credentials FILE", "smbclient -A style credentials (else "
                            "WINPERF_REMOTE_USER, _PASSWORD, _DOMAIN)"},
+    {"--auth ntlm|kerberos|negotiate",
+     "how to log on (default ntlm, or kerberos with --keytab or --ccache)"},
+    {"--principal NAME", "the Kerberos principal (svc-perf@CORP.EXAMPLE)"},
+    {"--keytab FILE", "Kerberos: the principal's keytab (mode 0600)"},
+    {"--ccache FILE:PATH", "Kerberos: a ticket cache of yours (never "
+                           "written)"},
+    {"--krb5-config FILE", "Kerberos: another krb5.conf than the system's"},
     {"--timeout S", "connect and query timeout in seconds"},
     {"--buffer-size BYTES", "the first query buffer (default 256 KiB)"},
     {"--helper PATH", "the helper program to run"},

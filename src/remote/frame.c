@@ -71,6 +71,9 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
   case WPR_MSG_NAMES:
     type_max = WPR_REQUEST_MAX;
     break;
+  case WPR_MSG_REPORT:
+    type_max = 0;
+    break;
   case WPR_MSG_SQUERY:
     type_max = WPR_SESSION_ID_LEN + WPR_REQUEST_MAX;
     if (len <= WPR_SESSION_ID_LEN)
