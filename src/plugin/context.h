@@ -99,6 +99,9 @@ typedef struct wp_ctx {
   unsigned port;
   unsigned connect_timeout_ms, query_timeout_ms; /* 0: the source's */
   bool encrypt;
+  /* how it logs on (src/remote/auth.h: "ntlm", "kerberos", "negotiate")
+   * and Kerberos' credential source (NULL: not given) */
+  char *auth, *principal, *keytab, *ccache, *krb5_config;
   /* <Plugin winperf>'s HostsPerHelper (1: a helper per host); a <Host>'s
    * helper when it shares one (a reference; NULL: its own) */
   unsigned hosts_per_helper;

@@ -3,6 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "fleet_hosts.h"
+#include "fleet_auth.h"
 #include "reload.h"
 #include "shard.h"
 
@@ -56,10 +57,11 @@ static void names_free(names *nm) {
   free(nm->o);
 }
 
-/* One host into the set: resolved, if enabled and this shard's. */
+/* One host into the set: resolved, if enabled and this shard's; its
+ * authentication checked (every poller of the shards alike). */
 static int resolve(wp_fleet *f, wp_fleet_set *set, const char *name,
-                   const wp_host_settings *own,
-                   const wp_host_settings *inventory_defaults) {
+                   const char *where, const wp_host_settings *own,
+                   const wp_host_settings *inventory_defaults, wp_error *err) {
   wp_host_settings s;
   if (wp_hs_copy(&s, own) != 0 ||
       (inventory_defaults && wp_hs_inherit(&s, inventory_defaults) != 0) ||
@@ -70,6 +72,10 @@ static int resolve(wp_fleet *f, wp_fleet_set *set, const char *name,
   if ((s.set & WP_HS_BIT(WP_HS_ENABLED)) && !s.enabled) {
     wp_hs_free(&s);
     return 0;
+  }
+  if (wp_fleet_check_auth(name, where, &s, err) != 0) {
+    wp_hs_free(&s);
+    return -1;
   }
   set->considered++;
   if (f->shard_n > 1 && wp_shard_of(name, f->shard_n) != f->shard_k) {
@@ -119,11 +125,17 @@ int wp_fleet_load(wp_fleet *f, wp_fleet *others, wp_fleet_set *set,
   if (status == 0)
     status = wp_hosts_unique(nm.o, nm.n, err);
   for (size_t i = 0; i < f->n_statics && status == 0; i++)
-    status = resolve(f, set, f->statics[i].name, &f->statics[i].s, NULL);
-  for (size_t i = 0; i < f->n_inventories && status == 0; i++)
-    for (size_t j = 0; j < inv[i].count && status == 0; j++)
-      status = resolve(f, set, inv[i].hosts[j].name, &inv[i].hosts[j].s,
-                       &inv[i].defaults);
+    status = resolve(f, set, f->statics[i].name, f->statics[i].where,
+                     &f->statics[i].s, NULL, err);
+  for (size_t i = 0; i < f->n_inventories && status == 0; i++) {
+    for (size_t j = 0; j < inv[i].count && status == 0; j++) {
+      char where[600];
+      snprintf(where, sizeof(where), "%s:%u:%u", inv[i].path,
+               inv[i].hosts[j].line, inv[i].hosts[j].column);
+      status = resolve(f, set, inv[i].hosts[j].name, where, &inv[i].hosts[j].s,
+                       &inv[i].defaults, err);
+    }
+  }
   if (status != 0 && err->message[0] == '\0')
     wp_error_nomem(err);
   for (size_t i = 0; inv != NULL && i < f->n_inventories; i++)
@@ -223,6 +235,11 @@ static wp_ctx *host_ctx(wp_fleet *f, const wp_fleet_host *h) {
   c->connect_timeout_ms = wp_hs_connect_ms(s);
   c->query_timeout_ms = wp_hs_query_ms(s);
   c->encrypt = s->encrypt;
+  c->auth = dup_or_null(wp_fleet_auth_name(s), &ok);
+  c->principal = dup_or_null(s->principal, &ok);
+  c->keytab = dup_or_null(s->keytab, &ok);
+  c->ccache = dup_or_null(s->ccache, &ok);
+  c->krb5_config = dup_or_null(s->krb5_config, &ok);
   if (s->set & WP_HS_BIT(WP_HS_INTERVAL))
     c->interval = DOUBLE_TO_CDTIME_T(s->interval);
   c->max_clock_skew = f->max_clock_skew;
@@ -232,7 +249,7 @@ static wp_ctx *host_ctx(wp_fleet *f, const wp_fleet_host *h) {
   pthread_mutex_unlock(&f->lock);
   c->fleet = f;
   if (ok)
-    c->cred = wp_cred_get("ntlm", c->domain, c->user, c->password_file);
+    c->cred = wp_fleet_cred(s);
   if (!ok || c->cred == NULL ||
       (f->hosts_per_helper > 1 && join_helper(f, c) != 0) ||
       wp_reload_read_first(c) != 0) {

@@ -5,6 +5,8 @@
 #include "open_source.h"
 #include "counters.h"
 
+#include "collectd/core/daemon/configfile.h"
+
 int wp_ctx_open_source(wp_ctx *c) {
   wp_source_spec spec = {
       .kind = c->kind,
@@ -21,6 +23,13 @@ int wp_ctx_open_source(wp_ctx *c) {
               .connect_timeout_ms = c->connect_timeout_ms,
               .query_timeout_ms = c->query_timeout_ms,
               .encrypt = c->encrypt,
+              .auth = c->auth,
+              .principal = c->principal,
+              .keytab = c->keytab,
+              .ccache = c->ccache,
+              .krb5_config = c->krb5_config,
+              /* Kerberos caches: a private directory under BaseDir */
+              .krb5_parent = global_option_get("BaseDir"),
               .shared = c->shared,
           },
   };

@@ -1,0 +1,46 @@
+/* collectd-winperf: a remote host's authentication (fleet_auth.h).
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ */
+#include "fleet_auth.h"
+#include "../remote/auth.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static wpr_auth_settings settings_of(const wp_host_settings *s) {
+  const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
+  wpr_auth_settings a = {
+      (s->set & WP_HS_BIT(WP_HS_AUTH)) ? (wpr_auth)s->auth : WPR_AUTH_DEFAULT,
+      s->principal,
+      s->keytab,
+      s->ccache,
+      s->krb5_config,
+      s->password_file != NULL || (pw != NULL && pw[0] != '\0')};
+  return a;
+}
+
+int wp_fleet_check_auth(const char *name, const char *where,
+                        const wp_host_settings *s, wp_error *err) {
+  wpr_auth_settings a = settings_of(s);
+  /* The SPN is the address's: the one the helper connects to. */
+  const char *address = s->address ? s->address : name;
+  char why[600];
+  if (wpr_auth_check(&a, address, why, sizeof(why)))
+    return 0;
+  return wp_error_set(err, "%s: host \"%s\": %s", where, name, why);
+}
+
+const char *wp_fleet_auth_name(const wp_host_settings *s) {
+  wpr_auth_settings a = settings_of(s);
+  return wpr_auth_name(wpr_auth_resolve(&a));
+}
+
+wp_cred *wp_fleet_cred(const wp_host_settings *s) {
+  const char *source = s->password_file;
+  if (s->keytab != NULL)
+    source = s->keytab;
+  else if (s->ccache != NULL) /* "FILE:/path": the file */
+    source = strchr(s->ccache, ':') ? strchr(s->ccache, ':') + 1 : s->ccache;
+  return wp_cred_get(wp_fleet_auth_name(s), s->domain,
+                     s->principal ? s->principal : s->user, source);
+}
