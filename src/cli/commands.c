@@ -133,6 +133,21 @@ static const cli_option_doc doctor_opts[] = {
     {NULL, NULL},
 };
 
+#ifdef WINPERF_YAML
+static const cli_option_doc shard_opts[] = {
+    {"--hosts FILE", "the host inventory (a HostsFile)"},
+    {"--of N", "the number of pollers (Shard \"K/N\")"},
+    {NULL, NULL},
+};
+
+static const cli_option_doc hosts_opts[] = {
+    {"--check FILE", "the host inventory (a HostsFile) to check"},
+    {"--config FILE", "collectd.conf: its <Plugin winperf> block's defaults, "
+                      "Shard, <Host> blocks and other HostsFile"},
+    {NULL, NULL},
+};
+#endif
+
 /* --------------------------------------------------------------- table */
 
 static const cli_command commands[] = {
@@ -174,6 +189,22 @@ static const cli_command commands[] = {
 #endif
      "why each counter path matches or not: one verdict and its fix per path",
      {doctor_opts, common_opts, LIVE_HOST_OPTS}},
+#ifdef WINPERF_YAML
+    {"shard",
+     NULL,
+     cmd_shard,
+     "--hosts FILE --of N",
+     "which of N pollers polls each host of an inventory (HOST<TAB>K; "
+     "rendezvous hashing, doc/sizing.md)",
+     {shard_opts, help_opt}},
+    {"hosts",
+     NULL,
+     cmd_hosts,
+     "--check FILE [--config collectd.conf]",
+     "every host's resolved settings, where each comes from, and its shard; "
+     "exit 1 on any error (collectd -t does not check them)",
+     {hosts_opts, help_opt}},
+#endif
 #ifdef WINPERF_REMOTE
     {"query",
      cli_remote_wanted,

@@ -51,6 +51,13 @@ int cli_remote_option(int argc, char **argv, int *i,
                       struct wp_remote_options *o);
 #endif
 
+#ifdef WINPERF_YAML
+/* fleet_commands.c: a fleet's inventory, offline: `shard --hosts FILE --of
+ * N` and `hosts --check FILE [--config collectd.conf]`. */
+int cmd_shard(int argc, char **argv);
+int cmd_hosts(int argc, char **argv);
+#endif
+
 /* names.c: the Counter name table: index, English and local name. */
 int cmd_names(int argc, char **argv);
 /* doctor.c: why each counter path matches or does not. */

@@ -112,6 +112,7 @@ void cli_host_report(cli_host *h, const cli_host_opts *o, FILE *out) {
 static cli_fetch classify(cli_host *h, pd_source_state *state) {
   switch (wp_remote_last_error(h->src)) {
   case WP_REMOTE_ERR_AUTH:
+  case WP_REMOTE_ERR_ACCESS:
     state->failure = PD_SOURCE_ACCESS_DENIED;
     break;
   case WP_REMOTE_ERR_CONNECT:

@@ -7,7 +7,9 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#ifndef _WIN32
 #include <glob.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,12 +132,53 @@ static wp_conf_item *new_child(reader *r, wp_conf_item *parent, const char *key,
   parent->children = c;
   wp_conf_item *it = &c[parent->children_num++];
   memset(it, 0, sizeof(*it));
-  it->key = strndup(key, klen);
+  if ((it->key = malloc(klen + 1)) != NULL) {
+    memcpy(it->key, key, klen);
+    it->key[klen] = '\0';
+  }
   it->file = strdup(r->file);
   it->line = r->line;
   if (it->key == NULL || it->file == NULL)
     return NULL;
   return it;
+}
+
+static int by_text(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Include "DIR": its files (not those starting with '.') in name order. */
+static int include_dir(reader *r, wp_conf_item *parent, const char *path) {
+  DIR *d = opendir(path);
+  if (d == NULL)
+    return wp_error_errno(r->err, errno, "%s", path);
+  char **names = NULL;
+  size_t n = 0;
+  int status = 0;
+  struct dirent *e;
+  while (status == 0 && (e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.')
+      continue;
+    char **more = realloc(names, (n + 1) * sizeof(*names));
+    if (more == NULL || (more[n] = strdup(e->d_name)) == NULL)
+      status = wp_error_nomem(r->err);
+    if (more != NULL)
+      names = more;
+    if (status == 0)
+      n++;
+  }
+  closedir(d);
+  qsort(names, n, sizeof(*names), by_text);
+  for (size_t i = 0; i < n; i++) {
+    if (status == 0) {
+      char full[4096];
+      snprintf(full, sizeof(full), "%s/%s", path, names[i]);
+      status = read_file(full, parent, r->depth + 1, r->err);
+    }
+    free(names[i]);
+  }
+  free(names);
+  return status;
 }
 
 static int include(reader *r, wp_conf_item *parent, const wp_conf_item *inc) {
@@ -144,21 +187,11 @@ static int include(reader *r, wp_conf_item *parent, const wp_conf_item *inc) {
                         r->line);
   const char *path = inc->values[0].text;
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    struct dirent **names = NULL;
-    int n = scandir(path, &names, NULL, alphasort);
-    int status = n < 0 ? wp_error_errno(r->err, errno, "%s", path) : 0;
-    for (int i = 0; i < n; i++) {
-      if (status == 0 && names[i]->d_name[0] != '.') {
-        char full[4096];
-        snprintf(full, sizeof(full), "%s/%s", path, names[i]->d_name);
-        status = read_file(full, parent, r->depth + 1, r->err);
-      }
-      free(names[i]);
-    }
-    free(names);
-    return status;
-  }
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return include_dir(r, parent, path);
+#ifdef _WIN32
+  return read_file(path, parent, r->depth + 1, r->err);
+#else
   glob_t g;
   if (glob(path, 0, NULL, &g) != 0)
     return wp_error_set(r->err, "%s:%u: Include \"%s\": no such file", r->file,
@@ -168,6 +201,7 @@ static int include(reader *r, wp_conf_item *parent, const wp_conf_item *inc) {
     status = read_file(g.gl_pathv[i], parent, r->depth + 1, r->err);
   globfree(&g);
   return status;
+#endif
 }
 
 /* The items up to the end of the file or "</Key>" of the block. */

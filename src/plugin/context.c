@@ -3,9 +3,6 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "context.h"
-#include "credentials.h"
-#include "fleet.h"
-#include "host.h"
 #include "replay.h"
 
 wp_ctx *wp_ctx_new(wp_source_kind kind) {
@@ -40,10 +37,9 @@ void wp_ctx_free(void *ctx) {
   if (c->src != NULL)
     c->src->destroy(c->src);
   wp_source_shared_helper_release(c->shared);
-  wp_host_release(c); /* a credential's turn, a connect place */
-  wp_cred_put(c->cred);
+  if (c->on_free != NULL) /* a fleet's host: its turn, its places, its ref */
+    c->on_free(c);
   free(c->auth_error);
-  wp_fleet_host_gone(c);
   wp_counter_state st = {c->sel, c->rt, c->paths, c->path_count};
   wp_counter_state_free(&st, c->counters.count);
   pd_names_free(c->names);

@@ -19,7 +19,9 @@
 #include "aggregate.h"
 #include "backoff.h"
 #include "cardinality.h"
+#include "connects.h"
 #include "counters_yaml.h"
+#include "file_id.h"
 #include "name_cache.h"
 #include "naming.h"
 #include "open.h"
@@ -67,12 +69,6 @@ typedef struct wp_path_ref {
   char *object; /* an alternative's object (name or index), to find it */
   bool object_is_index;
 } wp_path_ref;
-
-/* What tells a changed CountersFile (reload.h). */
-typedef struct wp_file_id {
-  int64_t mtime_s, mtime_ns, size;
-  uint64_t ino, dev; /* 0 where the platform has none */
-} wp_file_id;
 
 /* What a context measured about itself (self_metrics.h): this interval's
  * readings, reset at its start, and the errors since the start. */
@@ -158,7 +154,10 @@ typedef struct wp_ctx {
   struct wp_fleet *fleet;
   int group;
   struct wp_cred *cred;
-  bool cred_held;    /* wp_cred_enter let this interval go */
+  uint64_t auth_retry;               /* AuthRetryInterval (cdtime_t) */
+  wp_connects *connects;             /* MaxConcurrentConnects: the fleet's */
+  void (*on_free)(struct wp_ctx *c); /* the fleet's: the host leaves */
+  bool cred_held;                    /* wp_cred_enter let this interval go */
   bool connect_held; /* a MaxConcurrentConnects place is taken */
   int iv_fault;      /* this interval's first source failure, or -1 */
   bool iv_ok;        /* a request succeeded this interval */

@@ -3,19 +3,16 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "credentials.h"
+#include "file_id.h"
 
 #include <limits.h>
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-typedef struct source_id {
-  bool known; /* stat succeeded */
-  uint64_t dev, ino;
-  int64_t size, mtime_s, mtime_ns;
-} source_id;
 
 struct wp_cred {
   wp_cred *next;
@@ -27,9 +24,9 @@ struct wp_cred {
   char *holder;       /* the host with the one request allowed, or NULL */
   char *last_refused; /* the host refused last */
   uint64_t refused_at;
-  source_id at_refusal;
-  bool changed;     /* the source changed since the refusal */
-  uint64_t seen_at; /* when the source was last looked at */
+  wp_file_id at_refusal; /* all 0: the file was not there */
+  bool changed;          /* the source changed since the refusal */
+  uint64_t seen_at;      /* when the source was last looked at */
 };
 
 /* The process's credentials: hosts of every <Plugin winperf> block that
@@ -37,23 +34,9 @@ struct wp_cred {
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static wp_cred *table;
 
-static void look(const char *file, source_id *id) {
-  memset(id, 0, sizeof(*id));
-  struct stat st;
-  if (file == NULL || stat(file, &st) != 0)
-    return;
-  id->known = true;
-  id->dev = (uint64_t)st.st_dev;
-  id->ino = (uint64_t)st.st_ino;
-  id->size = (int64_t)st.st_size;
-  id->mtime_s = (int64_t)st.st_mtim.tv_sec;
-  id->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
-}
-
-static bool same(const source_id *a, const source_id *b) {
-  return a->known == b->known && a->dev == b->dev && a->ino == b->ino &&
-         a->size == b->size && a->mtime_s == b->mtime_s &&
-         a->mtime_ns == b->mtime_ns;
+static void look(const char *file, wp_file_id *id) {
+  if (file == NULL || wp_file_id_of(file, id) != 0)
+    memset(id, 0, sizeof(*id));
 }
 
 static char *identity(const char *auth, const char *domain, const char *user,
@@ -71,7 +54,12 @@ wp_cred *wp_cred_get(const char *auth, const char *domain, const char *user,
   char canon[PATH_MAX];
   const char *source = "environment";
   if (password_file != NULL)
+#ifdef _WIN32
+    source =
+        _fullpath(canon, password_file, sizeof(canon)) ? canon : password_file;
+#else
     source = realpath(password_file, canon) ? canon : password_file;
+#endif
   size_t klen = 0;
   char *key = identity(auth ? auth : "ntlm", domain ? domain : "",
                        user ? user : "", source, &klen);
@@ -131,10 +119,10 @@ const char *wp_cred_label(const wp_cred *c) {
 static bool retry_due(wp_cred *c, uint64_t now, uint64_t retry_interval) {
   if (!c->changed && c->file != NULL &&
       (c->seen_at == 0 || now - c->seen_at >= WP_CRED_SECONDS(1))) {
-    source_id id;
+    wp_file_id id;
     look(c->file, &id);
     c->seen_at = now;
-    c->changed = !same(&id, &c->at_refusal);
+    c->changed = !wp_file_id_same(&id, &c->at_refusal);
   }
   return c->changed || now - c->refused_at >= retry_interval;
 }

@@ -4,8 +4,8 @@
  */
 #include "fleet.h"
 #include "fleet_hosts.h"
+#include "host.h"
 #include "open_source.h"
-#include "reload.h"
 #include "shard.h"
 
 #include "collectd/core/utils/common/common.h"
@@ -24,7 +24,8 @@ wp_fleet *wp_fleet_new(const wp_ctx *top) {
   f->shard_k = f->shard_n = 1;
   f->max_clock_skew = WP_MAX_CLOCK_SKEW_DEFAULT;
   f->auth_retry = WP_CRED_RETRY_DEFAULT;
-  f->max_connects = WP_MAX_CONNECTS_DEFAULT;
+  wp_connects_init(&f->connects, WP_MAX_CONNECTS_DEFAULT);
+  f->host_gone = wp_fleet_host_gone;
   return f;
 }
 
@@ -48,7 +49,7 @@ void wp_fleet_tune(wp_fleet *f, double max_clock_skew, double auth_retry_s,
   if (auth_retry_s >= 0)
     f->auth_retry = DOUBLE_TO_CDTIME_T(auth_retry_s);
   if (max_connects > 0)
-    f->max_connects = max_connects;
+    f->connects.max = max_connects; /* at configuration, no host runs yet */
 }
 
 void wp_fleet_top(wp_fleet *f, const wp_ctx *top) {
@@ -151,6 +152,7 @@ static void fleet_free(wp_fleet *f) {
   }
   free(f->groups);
   wp_hs_free(&f->defaults);
+  wp_connects_destroy(&f->connects);
   pthread_mutex_destroy(&f->lock);
   free(f);
 }
@@ -168,38 +170,18 @@ void wp_fleet_unref(void *fleet) {
 
 void wp_fleet_host_gone(wp_ctx *c) {
   wp_fleet *f = c->fleet;
+  wp_host_release(c); /* a credential's turn, a connect place */
+  wp_cred_put(c->cred);
+  c->cred = NULL;
   if (f == NULL)
     return;
   pthread_mutex_lock(&f->lock);
   if (c->group >= 0 && (size_t)c->group < f->n_groups &&
       f->groups[c->group].used > 0)
     f->groups[c->group].used--;
-  if (c->connect_held && f->connects > 0)
-    f->connects--;
-  c->connect_held = false;
   pthread_mutex_unlock(&f->lock);
   c->fleet = NULL;
   wp_fleet_unref(f);
-}
-
-bool wp_fleet_connect_take(wp_fleet *f) {
-  pthread_mutex_lock(&f->lock);
-  bool ok = f->connects < f->max_connects;
-  if (ok)
-    f->connects++;
-  pthread_mutex_unlock(&f->lock);
-  return ok;
-}
-
-void wp_fleet_connect_give(wp_fleet *f) {
-  pthread_mutex_lock(&f->lock);
-  if (f->connects > 0)
-    f->connects--;
-  pthread_mutex_unlock(&f->lock);
-}
-
-uint64_t wp_fleet_auth_retry(const wp_fleet *f) {
-  return f->auth_retry;
 }
 
 /* The host's first registration: its hash's share of its interval after

@@ -24,7 +24,7 @@
  * RemoteHelper with a free session, else a new one.
  *
  * MaxConcurrentConnects caps the requests in flight that start a helper
- * or log on (wp_fleet_connect_*): a host over the cap skips its interval.
+ * or log on (connects.h): a host over the cap skips its interval.
  */
 #ifndef WP_PLUGIN_FLEET_H
 #define WP_PLUGIN_FLEET_H
@@ -80,16 +80,9 @@ int wp_fleet_start(wp_fleet *f, int index, plugin_read_cb read);
 /* One reference less (also collectd's free_func of the fleet callback). */
 void wp_fleet_unref(void *fleet);
 
-/* A host context leaves (wp_ctx_free): its shared helper session is free
- * again, and its reference on the fleet goes. */
+/* A host context leaves (its on_free, from wp_ctx_free): its credential's
+ * turn and its MaxConcurrentConnects place end (host.h), its shared helper
+ * session is free again, and its reference on the fleet goes. */
 void wp_fleet_host_gone(wp_ctx *c);
-
-/* MaxConcurrentConnects: take a place for a request that starts a helper
- * or logs on; false when all are taken (skip the interval). */
-bool wp_fleet_connect_take(wp_fleet *f);
-void wp_fleet_connect_give(wp_fleet *f);
-
-/* The fleet's AuthRetryInterval (cdtime_t) and MaxClockSkew (seconds). */
-uint64_t wp_fleet_auth_retry(const wp_fleet *f);
 
 #endif

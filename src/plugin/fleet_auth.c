@@ -27,7 +27,13 @@ int wp_fleet_check_auth(const char *name, const char *where,
   char why[600];
   if (wpr_auth_check(&a, address, why, sizeof(why)))
     return 0;
-  return wp_error_set(err, "%s: host \"%s\": %s", where, name, why);
+  /* "NAME: ..." says the address; once is enough when it is the name */
+  size_t n = strlen(address);
+  const char *text = why;
+  if (strcmp(address, name) == 0 && strncmp(why, address, n) == 0 &&
+      strncmp(why + n, ": ", 2) == 0)
+    text = why + n + 2;
+  return wp_error_set(err, "%s: host \"%s\": %s", where, name, text);
 }
 
 const char *wp_fleet_auth_name(const wp_host_settings *s) {

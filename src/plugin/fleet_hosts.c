@@ -243,6 +243,9 @@ static wp_ctx *host_ctx(wp_fleet *f, const wp_fleet_host *h) {
   if (s->set & WP_HS_BIT(WP_HS_INTERVAL))
     c->interval = DOUBLE_TO_CDTIME_T(s->interval);
   c->max_clock_skew = f->max_clock_skew;
+  c->auth_retry = f->auth_retry;
+  c->connects = &f->connects;
+  c->on_free = f->host_gone;
   c->group = -1;
   pthread_mutex_lock(&f->lock);
   f->refs++;

@@ -6,11 +6,14 @@
 #ifndef WP_PLUGIN_FLEET_HOSTS_H
 #define WP_PLUGIN_FLEET_HOSTS_H
 
+#include "connects.h"
+#include "context.h"
 #include "credentials.h"
-#include "fleet.h"
 #include "inventory.h"
 
 #include <pthread.h>
+
+typedef struct wp_fleet wp_fleet; /* fleet.h */
 
 /* A host as configured: its name, its own settings, where it is given. */
 typedef struct wp_fleet_spec {
@@ -42,7 +45,7 @@ typedef struct wp_fleet_group {
 } wp_fleet_group;
 
 struct wp_fleet {
-  pthread_mutex_t lock; /* refs, groups' use, connects */
+  pthread_mutex_t lock; /* refs, groups' use */
   unsigned refs;
   wp_fleet *next; /* the configuration's list */
   /* the block's configuration */
@@ -52,8 +55,9 @@ struct wp_fleet {
   unsigned shard_k, shard_n;
   double max_clock_skew;
   uint64_t auth_retry;
-  unsigned max_connects, connects;
-  wp_fleet_spec *statics; /* the <Host> blocks */
+  wp_connects connects;         /* MaxConcurrentConnects */
+  void (*host_gone)(wp_ctx *c); /* each host's on_free (fleet.c) */
+  wp_fleet_spec *statics;       /* the <Host> blocks */
   size_t n_statics;
   char **inventories;
   wp_file_id *inventory_ids; /* of the files the set in use came from */

@@ -10,21 +10,9 @@
 
 #include "collectd/core/utils/common/common.h"
 
-#include <errno.h>
-#include <sys/stat.h>
-
 static void file_id(const char *path, wp_file_id *id) {
-  memset(id, 0, sizeof(*id));
-  struct stat st;
-  if (stat(path, &st) != 0) {
+  if (wp_file_id_of(path, id) != 0)
     id->size = -1; /* gone: a change too */
-    return;
-  }
-  id->mtime_s = (int64_t)st.st_mtim.tv_sec;
-  id->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
-  id->size = (int64_t)st.st_size;
-  id->ino = (uint64_t)st.st_ino;
-  id->dev = (uint64_t)st.st_dev;
 }
 
 static bool changed(wp_fleet *f) {

@@ -4,14 +4,13 @@
  */
 #include "host.h"
 #include "credentials.h"
-#include "fleet.h"
 
 bool wp_host_waiting(const wp_ctx *c) {
   return wp_backoff_waiting(&c->backoff, cdtime(), plugin_get_interval());
 }
 
 static uint64_t retry_interval(const wp_ctx *c) {
-  return c->fleet ? wp_fleet_auth_retry(c->fleet) : WP_CRED_RETRY_DEFAULT;
+  return c->auth_retry ? c->auth_retry : WP_CRED_RETRY_DEFAULT;
 }
 
 bool wp_host_admit(wp_ctx *c) {
@@ -23,8 +22,8 @@ bool wp_host_admit(wp_ctx *c) {
       return false; /* another host's turn, or paused: not a failure */
     c->cred_held = true;
   }
-  if (c->fleet != NULL && !wp_source_connected(c->src)) {
-    if (!wp_fleet_connect_take(c->fleet)) {
+  if (c->connects != NULL && !wp_source_connected(c->src)) {
+    if (!wp_connects_take(c->connects)) {
       wp_host_release(c); /* the credential's turn goes to another */
       return false;
     }
@@ -49,8 +48,8 @@ static void log_refusal(wp_ctx *c, const wp_cred_news *news) {
 }
 
 void wp_host_release(wp_ctx *c) {
-  if (c->connect_held && c->fleet != NULL)
-    wp_fleet_connect_give(c->fleet);
+  if (c->connect_held && c->connects != NULL)
+    wp_connects_give(c->connects);
   c->connect_held = false;
   if (!c->cred_held)
     return;

@@ -78,7 +78,9 @@ void wp_self_dispatch(const wp_ctx *c) {
     put_gauge(c, "count", "values", (double)s->values);
     put_gauge(c, "count", "unmatched_paths", (double)wp_counters_unmatched(c));
   }
-  put(c, "derive", "errors", (value_t){.derive = (derive_t)s->errors});
+  /* A gauge: write_graphite (StoreRates, its default) would store a derive
+   * as its rate, 0 in every slot once the count stops rising. */
+  put_gauge(c, "count", "errors", (double)s->errors);
   if (c->kind != WP_SOURCE_REMOTE)
     return;
   put_gauge(c, "duration", "backoff", CDTIME_T_TO_DOUBLE(wp_host_wait_left(c)));

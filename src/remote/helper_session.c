@@ -165,27 +165,24 @@ static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
   return ctx;
 }
 
-/* libsmbclient's errno for smbc_open: a refused SMB session setup is
- * EPERM (it keeps no NT status), a refused tree connect or pipe open after
- * a good logon is EACCES (mapped from the server's status). With Encrypt,
- * EPERM may also be an encryption the server would not do: counted as a
- * refusal all the same (the safe side for a lockout policy). */
+/* libsmbclient's errno for smbc_open. A refused SMB session setup and a
+ * refused tree connect or pipe open after a good logon both come as
+ * EACCES (4.17 maps both NT statuses through map_errno_from_nt_status and
+ * keeps neither), EPERM where the server would not encrypt: none can be
+ * told from a refused logon, so all count as one (the safe side for a
+ * lockout policy). A denial after the pipe opened (OpenHKPD, the query,
+ * DCE/RPC fault 5) is the access kind: the host's own. */
 static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
   switch (errnum) {
+  case EACCES:
   case EPERM:
     return herr_set(e, WPR_ERR_AUTH,
-                    "authentication failed: %s refused the logon (SMB "
-                    "session setup) of user %s%s%s%s: %s",
+                    "authentication failed: %s refused the logon of user "
+                    "%s%s%s (or its access to IPC$ or \\pipe\\winreg%s; "
+                    "libsmbclient keeps no NT status): %s",
                     cfg->host, cfg->domain, cfg->domain[0] ? "\\" : "",
-                    cfg->user, cfg->encrypt ? " (or would not encrypt)" : "",
-                    "libsmbclient reports no NT status, only EPERM");
-  case EACCES:
-    return herr_set(e, WPR_ERR_ACCESS,
-                    "access denied: user %s%s%s logged on to %s but may not "
-                    "open IPC$ or \\pipe\\winreg (%s): the account needs "
-                    "Performance Monitor Users or administrator rights",
-                    cfg->domain, cfg->domain[0] ? "\\" : "", cfg->user,
-                    cfg->host, strerror(errnum));
+                    cfg->user, cfg->encrypt ? ", or encryption" : "",
+                    strerror(errnum));
   case ENOENT:
     return herr_set(e, WPR_ERR_CONNECT,
                     "%s has no \\pipe\\winreg: is the RemoteRegistry service "

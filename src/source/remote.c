@@ -71,6 +71,22 @@ static void reap(wp_remote *r, int force, char *why, size_t whylen) {
   wp_proc_reap(r->proc, force, why, whylen);
 }
 
+static wp_source_status spawn(wp_remote *r, wp_error *err);
+
+/* A helper of its own that failed is replaced at once (it idles until the
+ * next request, which may be a backoff away), so a host keeps one helper
+ * process throughout and a fleet's helpers stay as many as its hosts; a
+ * shared one starts again on the next request of any of its hosts. */
+static void reap_failed(wp_remote *r, int force) {
+  reap(r, force, NULL, 0);
+  if (r->shared == NULL) {
+    wp_error ignored = {0};
+    int last = r->last_err;
+    (void)spawn(r, &ignored);
+    r->last_err = last;
+  }
+}
+
 static wp_source_status spawn(wp_remote *r, wp_error *err) {
   const char *argv[40];
   int n = 0;
@@ -131,17 +147,17 @@ static wp_source_status helper_lost(wp_remote *r, int rc, const char *doing,
                                     wp_error *err) {
   char why[64];
   if (rc == -2) {
-    reap(r, 1, NULL, 0);
+    reap_failed(r, 1);
     return fail(r, WP_REMOTE_ERR_TIMEOUT, err,
                 "remote %s: no answer from the helper within %u ms (%s); "
-                "helper killed, restarting on the next call",
+                "helper killed and started again",
                 r->host, r->timeout_ms, doing);
   }
   reap(r, 0, why, sizeof(why));
+  reap_failed(r, 0); /* nothing left to reap: a new helper */
   return fail(r, WP_REMOTE_ERR_HELPER, err,
-              "remote %s: the helper %s while %s; restarting it on the next "
-              "call",
-              r->host, why, doing);
+              "remote %s: the helper %s while %s; started again", r->host, why,
+              doing);
 }
 
 /* Read the answer to the request just sent: DATA into out, or (want
@@ -162,7 +178,7 @@ static wp_source_status read_answer(wp_remote *r, uint8_t want, wp_buffer *out,
           0 ||
       (mtype != want && mtype != WPR_MSG_ERROR) ||
       (mtype == WPR_MSG_ERROR && len > ERROR_PAYLOAD_MAX)) {
-    reap(r, 1, NULL, 0);
+    reap_failed(r, 1);
     return fail(r, WP_REMOTE_ERR_PROTOCOL, err,
                 "remote %s: bad answer from the helper (%s); helper killed",
                 r->host,
@@ -181,7 +197,7 @@ static wp_source_status read_answer(wp_remote *r, uint8_t want, wp_buffer *out,
      * libsmbclient's own timeout (answered first) fails that host alone. */
     if (kind == WPR_ERR_TIMEOUT &&
         wp_proc_closes_within(r->proc, WATCHDOG_EXIT_MS))
-      reap(r, 0, NULL, 0);
+      reap_failed(r, 0);
     if (kind == WPR_ERR_REQUEST)
       r->session = 0; /* a session the helper does not know: open anew */
     return fail(r, (int)kind, err, "remote %s: %s", r->host, msg);

@@ -74,15 +74,15 @@ struct wp_source {
    * whether the name table changed since it was last fetched (counters
    * installed or removed), so the caller fetches it again. */
   bool (*names_changed)(wp_source *src);
+  /* Optional, NULL for a source that never logs on: whether the next
+   * request goes over an established session (no helper start, no logon).
+   * Read it through wp_source_connected. */
+  bool (*connected)(const wp_source *src);
   /* Optional, NULL when the source cannot tell: Perflib's Last Counter, the
    * highest name index in use (format.md 4.1), as the registry (or a
    * capture's `last-counter` file) says; 0 when unknown. The Counter table's
    * leading "1" pair is not it. Read it through wp_source_last_counter. */
   uint32_t (*last_counter)(wp_source *src);
-  /* Optional, NULL for a source that never logs on: whether the next
-   * request goes over an established session (no helper start, no logon).
-   * Read it through wp_source_connected. */
-  bool (*connected)(const wp_source *src);
 };
 
 /* The kind of the last failure; WP_SOURCE_FAULT_OTHER for a source that

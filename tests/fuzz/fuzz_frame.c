@@ -58,7 +58,7 @@ static void check_error(const uint8_t *payload, size_t len) {
   wpr_error_kind kind = WPR_ERR_OTHER;
   char msg[ERROR_PAYLOAD_MAX + 1];
   wpr_parse_error(payload, len, &kind, msg, sizeof msg);
-  if ((unsigned)kind > WPR_ERR_REQUEST)
+  if ((unsigned)kind > WPR_ERR_ACCESS)
     abort();
   (void)wpr_error_kind_name(kind);
   size_t n = strlen(msg);

@@ -427,7 +427,15 @@ static void test_frame(void) {
   payload[0] = 200;
   wpr_parse_error(payload, n, &kind, msg, sizeof(msg));
   IS_INT(kind, WPR_ERR_OTHER, "error: unknown kind becomes other");
+  payload[0] = 8;
+  wpr_parse_error(payload, n, &kind, msg, sizeof(msg));
+  IS_INT(kind, WPR_ERR_ACCESS,
+         "error: kind 8 is access (denied after the logon)");
+  payload[0] = 9;
+  wpr_parse_error(payload, n, &kind, msg, sizeof(msg));
+  IS_INT(kind, WPR_ERR_OTHER, "error: kind 9 (unknown) becomes other");
   IS_STR(wpr_error_kind_name(WPR_ERR_AUTH), "auth", "error: kind name");
+  IS_STR(wpr_error_kind_name(WPR_ERR_ACCESS), "access", "error: kind 8's name");
 }
 
 /* OPEN with Kerberos: Auth in flag bits 1-2, its four strings after the
