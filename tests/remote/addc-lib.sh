@@ -40,6 +40,9 @@
 #   svc-two    keytab svc-two.keytab (a second principal, the same helper)
 #   svc-bad    keytab bad.keytab exported before the password changed: its
 #              key is wrong (KDC_ERR_PREAUTH_FAILED)
+#   svc-off    disabled (KDC_ERR_CLIENT_REVOKED), keytab svc-off.keytab
+#   svc-old    must change its password (KDC_ERR_KEY_EXPIRED), keytab
+#              svc-old.keytab
 # and a credentials file svc-perf.cred (username, password, domain).
 
 addc_namespace() {
@@ -202,7 +205,15 @@ addc_provision() {
   addc_user svc-perf "$ADDC_DIR/svc-perf.keytab" &&
     addc_user svc-renew "$ADDC_DIR/svc-renew.keytab" &&
     addc_user svc-two "$ADDC_DIR/svc-two.keytab" &&
-    addc_user svc-bad "$ADDC_DIR/bad.keytab" || return 1
+    addc_user svc-bad "$ADDC_DIR/bad.keytab" &&
+    addc_user svc-off "$ADDC_DIR/svc-off.keytab" &&
+    addc_user svc-old "$ADDC_DIR/svc-old.keytab" || return 1
+  # svc-off is disabled; svc-old must change its password (its key is
+  # expired for the KDC)
+  samba-tool user disable svc-off -s "$ADDC_CONF" >>"$ADDC_DIR/provision.log" 2>&1 &&
+    samba-tool user setpassword svc-old --newpassword="$ADDC_PASS" \
+      --must-change-at-next-login -s "$ADDC_CONF" >>"$ADDC_DIR/provision.log" 2>&1 &&
+    addc_keytab svc-old "$ADDC_DIR/svc-old.keytab" || return 1
   # svc-bad's keytab now holds a key the domain no longer has
   samba-tool user setpassword svc-bad --newpassword="$ADDC_PASS-2" \
     -s "$ADDC_CONF" >>"$ADDC_DIR/provision.log" 2>&1 || return 1

@@ -182,6 +182,36 @@ out=$(QHOST=127.0.0.1 q --auth negotiate --credentials "$ADDC_DIR/svc-perf.cred"
 case $out in *"NT_STATUS_NTLM_BLOCKED"*) st=0 ;; *) st=1 ;; esac
 e2e_ok $st "negotiate to an IP address goes to NTLM (refused here): $out"
 
+# The other refusals and failures, each with its message: from the DC
+# (a disabled account, a password to change, an unknown principal), or
+# found here (no key in the keytab, no KDC answering).
+expect() { # expect WHAT PATTERN ARGS...: q ARGS fails with PATTERN
+  local what=$1 want=$2
+  shift 2
+  out=$(q "$@" "$PRC")
+  case $out in *$want*) st=0 ;; *) st=1 ;; esac
+  e2e_ok $st "$what: $out"
+}
+expect "a disabled account (the DC)" \
+  "the account is disabled, locked out or expired (KDC_ERR_CLIENT_REVOKED)" \
+  --principal "svc-off@$ADDC_REALM" --keytab "$ADDC_DIR/svc-off.keytab"
+expect "a password to change (the DC)" \
+  "the password (key) of svc-old@$ADDC_REALM has expired (KDC_ERR_KEY_EXPIRED): set a new one and export the keytab again" \
+  --principal "svc-old@$ADDC_REALM" --keytab "$ADDC_DIR/svc-old.keytab"
+( umask 077 && printf 'username = nobody\npassword = x\ndomain = %s\n' \
+  "$ADDC_DNS" >"$E2E_DIR/nobody.cred" )
+expect "an unknown principal (the DC)" \
+  "knows no principal nobody@$ADDC_REALM (KDC_ERR_C_PRINCIPAL_UNKNOWN)" \
+  --auth kerberos --credentials "$E2E_DIR/nobody.cred"
+expect "a principal the keytab has no key for" \
+  "keytab $ADDC_DIR/svc-perf.keytab has no key for svc-two@$ADDC_REALM" \
+  --principal "svc-two@$ADDC_REALM" --keytab "$ADDC_DIR/svc-perf.keytab"
+sed "s/127.0.0.1:$ADDC_KDC_PORT/127.0.0.1:$(addc_free_port)/" "$ADDC_KRB5_CONF" \
+  >"$E2E_DIR/nokdc.conf"
+expect "no KDC answering" \
+  "cannot reach a KDC of $ADDC_REALM (KRB5_KDC_UNREACH)" \
+  "${keytab[@]}" --krb5-config "$E2E_DIR/nokdc.conf"
+
 doc=$(TMPDIR=$E2E_DIR/clitmp "$winperf" doctor --remote "$ADDC_HOST" --port "$ADDC_SMB_PORT" \
   --krb5-config "$ADDC_KRB5_CONF" --helper "$helper" --auth kerberos "${keytab[@]}" "$PRC" 2>&1)
 echo "$doc" | e2e_diag
