@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "collectd_conf.h"
 #include "commands.h"
+#include "hosts_auth.h"
 #include "inventory.h"
 #include "shard.h"
 
@@ -184,8 +185,9 @@ static const char *origin(const wp_host_settings *own,
                                  : "built-in";
 }
 
-static void print_host(const check *c, const wp_inventory *inv,
-                       const wp_inventory_host *h) {
+/* The host's resolved settings; 1 when the plugin would refuse them. */
+static int print_host(const check *c, const wp_inventory *inv,
+                      const wp_inventory_host *h) {
   wp_host_settings s;
   if (wp_hs_copy(&s, &h->s) != 0 || wp_hs_inherit(&s, &inv->defaults) != 0 ||
       wp_hs_inherit(&s, &c->plugin) != 0)
@@ -216,7 +218,8 @@ static void print_host(const check *c, const wp_inventory *inv,
       WP_HS_AUTH,           WP_HS_COUNTERS_FILE, WP_HS_INTERVAL,
       WP_HS_ENCRYPT,        WP_HS_TIMESTAMP,     WP_HS_PAIR_BY,
       WP_HS_INSTANCE_NAMES, WP_HS_METRIC_NAMES,  WP_HS_SELF_METRICS,
-      WP_HS_REMOTE_HELPER};
+      WP_HS_REMOTE_HELPER,  WP_HS_PRINCIPAL,     WP_HS_KEYTAB,
+      WP_HS_CCACHE,         WP_HS_KRB5_CONFIG};
   for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) {
     if (!(s.set & WP_HS_BIT(rest[i])))
       continue;
@@ -236,7 +239,11 @@ static void print_host(const check *c, const wp_inventory *inv,
   if (s.counters_file == NULL)
     printf("  warning: no counters_file (nor CountersFile in <Plugin "
            "winperf>)\n");
+  char where[600];
+  snprintf(where, sizeof(where), "%s:%u:%u", inv->path, h->line, h->column);
+  int bad = on ? cli_hosts_check_auth(h->name, where, &s) : 0;
   wp_hs_free(&s);
+  return bad;
 }
 
 int cmd_hosts(int argc, char **argv) {
@@ -273,7 +280,7 @@ int cmd_hosts(int argc, char **argv) {
     problem(&c, "%s", err.message);
   if (c.errors == 0 && c.n_inv > 0)
     for (size_t i = 0; i < c.inv[0].count; i++)
-      print_host(&c, &c.inv[0], &c.inv[0].hosts[i]);
+      c.errors += print_host(&c, &c.inv[0], &c.inv[0].hosts[i]);
   for (size_t i = 0; i < c.n_inv; i++)
     wp_inventory_free(&c.inv[i]);
   for (size_t i = 0; i < c.n_names; i++)

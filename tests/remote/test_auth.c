@@ -81,8 +81,10 @@ int main(void) {
 
   tap_ok(!wpr_host_is_address("10.0.0.12.corp.example") &&
              !wpr_host_is_address("web01") &&
+             !wpr_host_is_address("1web.corp.example") &&
              !wpr_host_is_address("localhostile.example") &&
              wpr_host_is_address("localhost.") &&
+             wpr_host_is_address("10.12") &&
              wpr_host_is_address("fe80::1%eth0"),
          "names that look like addresses are names; a zone id is an address");
   return tap_done();
