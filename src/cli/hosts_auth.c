@@ -3,7 +3,6 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "hosts_auth.h"
-#include "../remote/auth.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -26,14 +25,7 @@ static void mode_warning(const char *what, const char *name) {
 
 int cli_hosts_check_auth(const char *name, const char *where,
                          const wp_host_settings *s) {
-  const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
-  wpr_auth_settings a = {
-      (s->set & WP_HS_BIT(WP_HS_AUTH)) ? (wpr_auth)s->auth : WPR_AUTH_DEFAULT,
-      s->principal,
-      s->keytab,
-      s->ccache,
-      s->krb5_config,
-      s->password_file != NULL || (pw != NULL && pw[0] != '\0')};
+  wpr_auth_settings a = wp_hs_auth(s);
   char why[600];
   if (!wpr_auth_check(&a, s->address ? s->address : name, why, sizeof(why))) {
     cli_error("%s: host \"%s\": %s", where, name, why);

@@ -488,3 +488,15 @@ const char *wp_hs_value_text(const wp_host_settings *s, wp_hs_field f,
                                             : "ntlm");
   return buf;
 }
+
+wpr_auth_settings wp_hs_auth(const wp_host_settings *s) {
+  const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
+  wpr_auth_settings a = {
+      (s->set & WP_HS_BIT(WP_HS_AUTH)) ? (wpr_auth)s->auth : WPR_AUTH_DEFAULT,
+      s->principal,
+      s->keytab,
+      s->ccache,
+      s->krb5_config,
+      s->password_file != NULL || (pw != NULL && pw[0] != '\0')};
+  return a;
+}

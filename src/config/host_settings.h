@@ -21,6 +21,8 @@
 #ifndef WP_CONFIG_HOST_SETTINGS_H
 #define WP_CONFIG_HOST_SETTINGS_H
 
+#include "../remote/auth.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -124,6 +126,11 @@ int wp_hs_copy(wp_host_settings *dst, const wp_host_settings *src);
 bool wp_hs_equal(const wp_host_settings *a, const wp_host_settings *b);
 
 void wp_hs_free(wp_host_settings *s);
+
+/* The host's authentication settings for src/remote/auth.h's rules (its
+ * strings point into s; `password`: a PasswordFile, or the environment's
+ * WINPERF_REMOTE_PASSWORD). */
+wpr_auth_settings wp_hs_auth(const wp_host_settings *s);
 
 /* The port (445 unless given), the timeouts (10 s, 30 s unless given). */
 unsigned wp_hs_port(const wp_host_settings *s);

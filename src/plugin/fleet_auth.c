@@ -7,21 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static wpr_auth_settings settings_of(const wp_host_settings *s) {
-  const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
-  wpr_auth_settings a = {
-      (s->set & WP_HS_BIT(WP_HS_AUTH)) ? (wpr_auth)s->auth : WPR_AUTH_DEFAULT,
-      s->principal,
-      s->keytab,
-      s->ccache,
-      s->krb5_config,
-      s->password_file != NULL || (pw != NULL && pw[0] != '\0')};
-  return a;
-}
-
 int wp_fleet_check_auth(const char *name, const char *where,
                         const wp_host_settings *s, wp_error *err) {
-  wpr_auth_settings a = settings_of(s);
+  wpr_auth_settings a = wp_hs_auth(s);
   /* The SPN is the address's: the one the helper connects to. */
   const char *address = s->address ? s->address : name;
   char why[600];
@@ -37,7 +25,7 @@ int wp_fleet_check_auth(const char *name, const char *where,
 }
 
 const char *wp_fleet_auth_name(const wp_host_settings *s) {
-  wpr_auth_settings a = settings_of(s);
+  wpr_auth_settings a = wp_hs_auth(s);
   return wpr_auth_name(wpr_auth_resolve(&a));
 }
 

@@ -308,6 +308,11 @@ e2e_ok $st "the keytab fixed: bad1..bad5 collect (Processes 43), collectd not re
 log_has 'credential kerberos svc-bad@[^ ]*, [^ ]*bad.keytab accepted again; the 4 other hosts using it resume'
 e2e_ok $? "the credential's resumption is logged once"
 
+out=$("$winperf" hosts --check "$E2E_DIR/inventory.yaml" 2>&1)
+st=$?
+case $out in *"host bad1 "*"principal: svc-bad@$ADDC_REALM (defaults)"*"keytab: $ADDC_DIR/bad.keytab (defaults)"*) ;; *) st=1 ;; esac
+e2e_ok $st "winperf hosts --check shows each host's principal and keytab and where they come from"
+
 # An inventory reloaded with a host by IP address: refused, the hosts stay.
 before=$(date +%s)
 printf '  - name: ipbad\n    address: 127.0.0.1\n' >>"$E2E_DIR/inventory.yaml"
@@ -322,6 +327,11 @@ sample_after() { # a value of invgood stamped after $before
 }
 e2e_wait_for 20 sample_after
 e2e_ok $? "the hosts in use stay: invgood collects after the refused reload"
+out=$("$winperf" hosts --check "$E2E_DIR/inventory.yaml" 2>&1)
+st=$?
+echo "$out" | grep ipbad | e2e_diag
+case $out in *'inventory.yaml:14:11: host "ipbad": 127.0.0.1 is an IP address'*) ;; *) st=0 ;; esac
+e2e_ok "$([ "$st" = 1 ] && echo 0 || echo 1)" "winperf hosts --check says so too, and exits 1"
 e2e_stop "$B_PID" 10
 e2e_is "$E2E_STATUS" 0 "collectd B ran with the failing hosts and exits 0"
 
