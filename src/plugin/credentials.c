@@ -118,7 +118,7 @@ const char *wp_cred_label(const wp_cred *c) {
  * retry interval passed). Called under the lock. */
 static bool retry_due(wp_cred *c, uint64_t now, uint64_t retry_interval) {
   if (!c->changed && c->file != NULL &&
-      (c->seen_at == 0 || now - c->seen_at >= WP_CRED_SECONDS(1))) {
+      (c->seen_at == 0 || 4 * (now - c->seen_at) >= WP_CRED_SECONDS(1))) {
     wp_file_id id;
     look(c->file, &id);
     c->seen_at = now;

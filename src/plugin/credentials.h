@@ -14,7 +14,7 @@
  * skip the interval without counting it as a failure. A paused credential
  * is tried again, by one host other than the one last refused (unless it
  * has no other), when its source changed since the refusal ((st_dev,
- * st_ino, st_size, st_mtim) differ; looked at once a second at most) or
+ * st_ino, st_size, st_mtim) differ; looked at 4 times a second at most) or
  * AuthRetryInterval after it. So a wrong password costs one failed logon
  * per change of the file (or per AuthRetryInterval), whatever the number
  * of hosts: a domain's lockout threshold is never reached by the poller.

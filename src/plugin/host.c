@@ -51,6 +51,10 @@ void wp_host_release(wp_ctx *c) {
   if (c->connect_held && c->connects != NULL)
     wp_connects_give(c->connects);
   c->connect_held = false;
+  wp_host_logged_on(c);
+}
+
+void wp_host_logged_on(wp_ctx *c) {
   if (!c->cred_held)
     return;
   c->cred_held = false;

@@ -29,6 +29,11 @@ bool wp_host_admit(wp_ctx *c);
  * credential's turn with this interval's outcome, the connect place. */
 void wp_host_release(wp_ctx *c);
 
+/* The credential's turn ends now with this interval's outcome so far: a
+ * first request that succeeded proves it, and the other hosts may go
+ * while this one goes on with its query. */
+void wp_host_logged_on(wp_ctx *c);
+
 /* An attempt failed at the source (err: the source's message): log the
  * kind of failure and back off (a refused logon: see above). */
 void wp_host_failed(wp_ctx *c, const char *err);

@@ -42,6 +42,7 @@ static bool ready(wp_ctx *c) {
       return false;
     }
     c->iv_ok = true;
+    wp_host_logged_on(c); /* the credential is proven: the others go */
   }
   return true;
 }

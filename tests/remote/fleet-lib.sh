@@ -16,6 +16,7 @@
 #   fleet_hosts_with METRIC HOST...
 #                        how many of the HOSTs have METRIC's whisper file
 
+need whisper-fetch
 fleet_audit_on() {
   smbd_stop
   sed -i 's/^\[global\]$/[global]\n  log level = 1 auth_audit:3/' "$SMBD_DIR/smb.conf"
