@@ -124,6 +124,23 @@ static const cli_option_doc names_opts[] = {
     {NULL, NULL},
 };
 
+static const cli_option_doc blg_opts[] = {
+    {"--list", "the log's machines, counters, sample count and time range "
+               "(the default)"},
+    {"--csv", "what `relog FILE -f csv` writes: PDH-CSV, local times"},
+    {"--json", "the query results of every sample, with its time"},
+    {"--counter PATH", "only counters PATH matches (repeatable; wildcards)"},
+    {"--begin TIME", "from this local time (YYYY-MM-DD HH:MM[:SS] or "
+                     "MM/DD/YYYY HH:MM[:SS])"},
+    {"--end TIME", "up to this local time"},
+    {"--graphite HOST:PORT", "send every value to Graphite's plaintext port"},
+    {"--influx-udp HOST:PORT", "send every value to InfluxDB's UDP input "
+                               "(line protocol)"},
+    {"--tz-name NAME", "the zone name of the CSV header (the log holds an "
+                       "indirect one: @tzres.dll,-N)"},
+    {NULL, NULL},
+};
+
 static const cli_option_doc doctor_opts[] = {
     {"--counters FILE", "the paths of the plugin's counters file (YAML, or "
                         "one path a line)"},
@@ -165,6 +182,13 @@ static const cli_command commands[] = {
      "[--metric-names pdh|clean] [OLDER] NEWER PATH...",
      "the formatted value of every counter the paths match",
      {common_opts, calc_opts}},
+    {"blg",
+     NULL,
+     cmd_blg,
+     "[OPTIONS] FILE.blg",
+     "a Perfmon binary log: list it, convert it (CSV as relog, JSON) or send "
+     "it to Graphite or InfluxDB",
+     {blg_opts, calc_opts, common_opts}},
     {"names",
      NULL,
      cmd_names,

@@ -58,6 +58,9 @@ int cmd_shard(int argc, char **argv);
 int cmd_hosts(int argc, char **argv);
 #endif
 
+/* blg.c: a Perfmon binary log listed, converted or sent. */
+int cmd_blg(int argc, char **argv);
+
 /* names.c: the Counter name table: index, English and local name. */
 int cmd_names(int argc, char **argv);
 /* doctor.c: why each counter path matches or does not. */

@@ -86,9 +86,11 @@ typedef struct wp_ctx {
   /* configuration */
   wp_source_kind kind;
   char *counters_file;
-  char *replay_dir;
+  char *replay_dir; /* a capture directory or a .blg */
   bool replay_loop;
-  char *host; /* NULL: hostname_g; a <Host> block: its name */
+  bool replay_loop_set; /* ReplayLoop given (a .blg does not loop unless) */
+  int replay_speed;     /* ReplaySpeed: samples per read (default 1) */
+  char *host;           /* NULL: hostname_g; a <Host> block: its name */
   wp_options opt;
   /* a <Host> block: the remote source's settings (src/source/remote.h) */
   char *address, *user, *domain, *password_file, *helper;

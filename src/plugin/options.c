@@ -225,8 +225,20 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
     return cf_util_get_string(child, &c->counters_file);
   if (strcasecmp(k, "Replay") == 0)
     return cf_util_get_string(child, &c->replay_dir);
-  if (strcasecmp(k, "ReplayLoop") == 0)
+  if (strcasecmp(k, "ReplayLoop") == 0) {
+    c->replay_loop_set = true;
     return cf_util_get_boolean(child, &c->replay_loop);
+  }
+  if (strcasecmp(k, "ReplaySpeed") == 0) {
+    if (cf_util_get_int(child, &v) != 0)
+      return -1;
+    if (v < 1 || v > 1000000) {
+      ERROR(PLUGIN ": ReplaySpeed %d: expected 1 to 1000000 samples a read", v);
+      return -1;
+    }
+    c->replay_speed = v;
+    return 0;
+  }
   if (strcasecmp(k, "ValueMode") == 0) {
     static const char *const modes[] = {"formatted", "raw"};
     status = config_enum(child, modes, 2, &v);
@@ -260,12 +272,13 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
   if (host_default) /* Port, User, Timeout...: for the hosts only */
     return 0;
   ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
-               "ReplayLoop, ValueMode, Timestamp, PairBy, InstanceNames, "
-               "MetricNames, SelfMetrics, Host, MultiTimerFormula, Cap100, "
-               "RemoteHelper, HostsPerHelper, HostsFile, Shard, "
-               "MaxClockSkew, AuthRetryInterval, MaxConcurrentConnects, a "
-               "host default (Port, User, Domain, PasswordFile, Timeout, "
-               "ConnectTimeout, QueryTimeout, Encrypt, Interval, Auth) or a "
+               "ReplayLoop, ReplaySpeed, ValueMode, Timestamp, PairBy, "
+               "InstanceNames, MetricNames, SelfMetrics, Host, "
+               "MultiTimerFormula, Cap100, RemoteHelper, HostsPerHelper, "
+               "HostsFile, Shard, MaxClockSkew, AuthRetryInterval, "
+               "MaxConcurrentConnects, a host default (Port, User, Domain, "
+               "PasswordFile, Timeout, ConnectTimeout, QueryTimeout, Encrypt, "
+               "Interval, Auth, Principal, Keytab, CCache, Krb5Config) or a "
                "<Host> block)",
         k);
   return -1;

@@ -187,7 +187,10 @@ int wp_read_interval(wp_ctx *c) {
   if (c->ended)
     return 0;
   wp_self_begin(c);
-  read_sample(c);
+  /* ReplaySpeed: a replay's samples, that many a read */
+  for (int i = 0; i < (c->replay_speed > 1 ? c->replay_speed : 1) && !c->ended;
+       i++)
+    read_sample(c);
   if (c->kind == WP_SOURCE_REMOTE)
     wp_host_release(c);
   if (!c->ended) /* a replay's end: no more values, nor self-metrics */

@@ -13,13 +13,13 @@ precheck
 
 if [ "${WINPERF_HELP_PLATFORM:-}" = windows ]; then
   remote=windows
-  COMMANDS="dump query names doctor capture query-v2"
+  COMMANDS="dump query blg names doctor capture query-v2"
 elif grep -qx 'S\["BUILD_REMOTE_TRUE"\]=""' "$top_builddir/config.status"; then
   remote=yes
-  COMMANDS="dump query names doctor capture"
+  COMMANDS="dump query blg names doctor capture"
 else
   remote=no
-  COMMANDS="dump query names doctor"
+  COMMANDS="dump query blg names doctor"
 fi
 # shard and hosts --check read a HostsFile: builds with libyaml (the plugin's)
 if [ "$remote" != windows ] && grep -qx 'S\["BUILD_PLUGIN_TRUE"\]=""' "$top_builddir/config.status"; then

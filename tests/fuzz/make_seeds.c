@@ -675,5 +675,15 @@ int main(int argc, char **argv) {
       (copy_file(dir, "conf-winperf.yaml", top, "conf/winperf.yaml") ||
        copy_file(dir, "conf-demo-winperf.yaml", top, "conf/demo/winperf.yaml")))
     return 1;
+  /* blg: the real logs and the hand-built fixture of tests/data/blg */
+  if (subdir(dir, sizeof dir, argv[1], "blg"))
+    return 1;
+  if (top != NULL && (copy_file(dir, "pal-SampleLog", top,
+                                "tests/data/blg/pal-SampleLog.blg") ||
+                      copy_file(dir, "tx-BasicPerfCounters", top,
+                                "tests/data/blg/tx-BasicPerfCounters.blg") ||
+                      copy_file(dir, "fixture-both-kinds", top,
+                                "tests/data/blg/fixture-both-kinds.blg")))
+    return 1;
   return 0;
 }
