@@ -36,6 +36,12 @@ int wp_private_dir_make(const char *parent, char **dir, wp_error *err) {
     free(path);
     return -1;
   }
+  /* The helper needs it absolute (collectd's BaseDir may be relative). */
+  char *full = path[0] == '/' ? NULL : realpath(path, NULL);
+  if (full != NULL) {
+    free(path);
+    path = full;
+  }
   *dir = path;
   return 0;
 }
