@@ -52,7 +52,7 @@ addc_namespace() {
     addc_inside "$name"
     return 0
   fi
-  need samba samba-tool
+  need samba samba-tool pgrep
   [ "$(id -u)" = 0 ] || e2e_bail "needs root (unshare -m, samba)"
   local dir tally
   dir=$(mktemp -d "${TMPDIR:-/tmp}/winperf-addc.XXXXXX") || e2e_bail "mktemp"
