@@ -168,7 +168,8 @@ static void read_block(check *c, const wp_conf_item *b, const char *file) {
               o->file, o->line);
     } else if (row >= 0 && strcasecmp(o->key, "Address") != 0) {
       if (o->values_num != 1 ||
-          wp_hs_set(&c->plugin, row, &o->values[0], why, sizeof(why)) != 0)
+          wp_hs_set_named(&c->plugin, row, o->key, &o->values[0], why,
+                          sizeof(why)) != 0)
         problem(c, "%s:%u: <Plugin winperf> %s: %s", o->file, o->line, o->key,
                 o->values_num != 1 ? "expected one value" : why);
     }

@@ -213,10 +213,10 @@ static char **string_slot(wp_host_settings *s, wp_hs_field f) {
   }
 }
 
-static int set_string(wp_host_settings *s, const row *r, const wp_cfg_value *v,
-                      char *why, size_t len) {
+static int set_string(wp_host_settings *s, const row *r, const char *n,
+                      const wp_cfg_value *v, char *why, size_t len) {
   if (v->kind != WP_CFG_TEXT || v->text == NULL || v->text[0] == '\0')
-    return why_set(why, len, "%s: expected a non-empty string", r->key);
+    return why_set(why, len, "%s: expected a non-empty string", n);
   char *d = strdup(v->text);
   if (d == NULL)
     return why_set(why, len, "out of memory");
@@ -226,28 +226,27 @@ static int set_string(wp_host_settings *s, const row *r, const wp_cfg_value *v,
   return 0;
 }
 
-static int set_number(wp_host_settings *s, const row *r, const wp_cfg_value *v,
-                      char *why, size_t len) {
+static int set_number(wp_host_settings *s, const row *r, const char *n,
+                      const wp_cfg_value *v, char *why, size_t len) {
   double d = 0;
   if (!number_of(v, &d))
-    return why_set(why, len, "%s: expected a number", r->key);
+    return why_set(why, len, "%s: expected a number", n);
   switch (r->kind) {
   case K_PORT:
     if (!(d >= 1 && d <= 65535) || d != floor(d))
-      return why_set(why, len, "%s %g: expected a port from 1 to 65535", r->key,
-                     d);
+      return why_set(why, len, "%s %g: expected a port from 1 to 65535", n, d);
     s->port = (unsigned)d;
     return 0;
   case K_SECONDS:
     if (!(d > 0 && d <= 86400))
       return why_set(why, len, "%s %g: expected seconds above 0, at most 86400",
-                     r->key, d);
+                     n, d);
     s->interval = d;
     return 0;
   default: /* K_TIMEOUT */
     if (!(d >= 0.001 && d <= 3600))
       return why_set(why, len, "%s %g: expected seconds between 0.001 and 3600",
-                     r->key, d);
+                     n, d);
     unsigned ms = (unsigned)(d * 1000 + 0.5);
     if (r->both_timeouts || r->field == WP_HS_CONNECT_TIMEOUT)
       s->connect_timeout_ms = ms;
@@ -259,8 +258,8 @@ static int set_number(wp_host_settings *s, const row *r, const wp_cfg_value *v,
   }
 }
 
-static int set_choice(wp_host_settings *s, const row *r, const wp_cfg_value *v,
-                      char *why, size_t len) {
+static int set_choice(wp_host_settings *s, const row *r, const char *n,
+                      const wp_cfg_value *v, char *why, size_t len) {
   const char *t = v->kind == WP_CFG_TEXT ? v->text : NULL;
   if (r->kind == K_AUTH) {
     static const char *const auths[] = {"ntlm", "kerberos", "negotiate"};
@@ -273,7 +272,7 @@ static int set_choice(wp_host_settings *s, const row *r, const wp_cfg_value *v,
     return why_set(why, len,
                    "%s%s%s: expected \"ntlm\", \"kerberos\" or "
                    "\"negotiate\"",
-                   r->key, t ? " " : "", t ? t : "");
+                   n, t ? " " : "", t ? t : "");
   }
   for (int i = 0; t != NULL && i < 2; i++) {
     if (strcasecmp(t, r->names[i]) == 0) {
@@ -286,29 +285,36 @@ static int set_choice(wp_host_settings *s, const row *r, const wp_cfg_value *v,
       return 0;
     }
   }
-  return why_set(why, len, "%s%s%s: expected \"%s\" or \"%s\"", r->key,
-                 t ? " " : "", t ? t : "", r->names[0], r->names[1]);
+  return why_set(why, len, "%s%s%s%s: expected \"%s\" or \"%s\"", n,
+                 t ? " \"" : "", t ? t : "", t ? "\"" : "", r->names[0],
+                 r->names[1]);
 }
 
 int wp_hs_set(wp_host_settings *s, int ri, const wp_cfg_value *v, char *why,
               size_t len) {
+  return wp_hs_set_named(s, ri, NULL, v, why, len);
+}
+
+int wp_hs_set_named(wp_host_settings *s, int ri, const char *name,
+                    const wp_cfg_value *v, char *why, size_t len) {
   if (ri < 0 || (size_t)ri >= ROWS)
     return why_set(why, len, "unknown setting");
   const row *r = &rows[ri];
+  const char *n = name ? name : r->key;
   int status = 0;
   bool b = false;
   switch (r->kind) {
   case K_STRING:
-    status = set_string(s, r, v, why, len);
+    status = set_string(s, r, n, v, why, len);
     break;
   case K_PORT:
   case K_SECONDS:
   case K_TIMEOUT:
-    status = set_number(s, r, v, why, len);
+    status = set_number(s, r, n, v, why, len);
     break;
   case K_BOOL:
     if (!bool_of(v, &b))
-      return why_set(why, len, "%s: expected true or false", r->key);
+      return why_set(why, len, "%s: expected true or false", n);
     if (r->field == WP_HS_ENCRYPT)
       s->encrypt = b;
     else if (r->field == WP_HS_SELF_METRICS)
@@ -318,7 +324,7 @@ int wp_hs_set(wp_host_settings *s, int ri, const wp_cfg_value *v, char *why,
     break;
   case K_ENUM:
   case K_AUTH:
-    status = set_choice(s, r, v, why, len);
+    status = set_choice(s, r, n, v, why, len);
     break;
   }
   if (status == 0)

@@ -111,9 +111,13 @@ const char *wp_hs_key_name(int row);
 const char *wp_hs_keys_expected(void);
 
 /* Set row `row` from v. 0, or -1 with the reason in why (no location:
- * the caller adds "FILE:LINE:COL: " or the option's block). */
+ * the caller adds "FILE:LINE:COL: " or the option's block), naming the
+ * setting by its inventory key; _named by `name` (a collectd option as
+ * the configuration spells it). */
 int wp_hs_set(wp_host_settings *s, int row, const wp_cfg_value *v, char *why,
-              size_t whylen);
+              size_t len);
+int wp_hs_set_named(wp_host_settings *s, int row, const char *name,
+                    const wp_cfg_value *v, char *why, size_t len);
 
 /* Fill what s lacks from defaults (1. over 2. over 3.). -1 without
  * memory. */

@@ -50,7 +50,8 @@ static char *identity(const char *auth, const char *domain, const char *user,
 }
 
 wp_cred *wp_cred_get(const char *auth, const char *domain, const char *user,
-                     const char *password_file) {
+                     const char *source_file) {
+  const char *password_file = source_file;
   char canon[PATH_MAX];
   const char *source = "environment";
   if (password_file != NULL)

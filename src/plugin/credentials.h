@@ -41,11 +41,12 @@ typedef enum wp_cred_state {
   WP_CRED_PAUSED,
 } wp_cred_state;
 
-/* The credential of (auth, domain, user, password file or NULL for the
- * environment), with one more user; NULL without memory. `label` says it
+/* The credential of (auth, domain, user as configured, its source: a file
+ * (the password file; for Kerberos a keytab or ccache) or NULL for the
+ * environment), with one more user; NULL without memory. Its label says it
  * in log lines (no password: "ntlm CORP\svc-perf, /etc/collectd/x.cred"). */
 wp_cred *wp_cred_get(const char *auth, const char *domain, const char *user,
-                     const char *password_file);
+                     const char *source_file);
 /* One user less; the last frees it. */
 void wp_cred_put(wp_cred *c);
 

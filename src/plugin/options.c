@@ -105,7 +105,7 @@ static int table_option(oconfig_item_t *child, wp_host_settings *s,
     v.boolean = ov->value.boolean != 0;
   }
   char why[300];
-  if (wp_hs_set(s, row, &v, why, sizeof(why)) != 0) {
+  if (wp_hs_set_named(s, row, child->key, &v, why, sizeof(why)) != 0) {
     ERROR(PLUGIN ": %s%s", block, why);
     return -1;
   }
