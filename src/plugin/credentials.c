@@ -16,7 +16,8 @@
 
 struct wp_cred {
   wp_cred *next;
-  char *key;   /* auth \0 domain \0 user \0 source: the identity */
+  char *key; /* auth \0 domain \0 user \0 source: the identity */
+  size_t key_len;
   char *label; /* for log lines */
   char *file;  /* the source's path; NULL: the environment */
   unsigned users;
@@ -68,7 +69,7 @@ wp_cred *wp_cred_get(const char *auth, const char *domain, const char *user,
     return NULL;
   pthread_mutex_lock(&table_lock);
   wp_cred *c = table;
-  while (c != NULL && memcmp(c->key, key, klen) != 0)
+  while (c != NULL && (c->key_len != klen || memcmp(c->key, key, klen) != 0))
     c = c->next;
   if (c == NULL && (c = calloc(1, sizeof(*c))) != NULL) {
     char label[1024];
@@ -76,6 +77,7 @@ wp_cred *wp_cred_get(const char *auth, const char *domain, const char *user,
              domain ? domain : "", domain && *domain ? "\\" : "",
              user && *user ? user : "(user from the source)", source);
     c->key = key;
+    c->key_len = klen;
     key = NULL;
     c->label = strdup(label);
     c->file = password_file ? strdup(source) : NULL;
