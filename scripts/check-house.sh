@@ -282,12 +282,14 @@ LAYERS = {
     "wire": [],
     "common": [],
     "perfdata": ["wire", "common"],
-    "config": ["wire", "common", "perfdata"],
     "remote": ["wire", "common"],
+    "config": ["wire", "common", "perfdata", "remote"],
     "blg": ["wire", "common", "perfdata"],
     "source": ["wire", "common", "perfdata", "remote", "blg"],
-    "plugin": ["wire", "common", "perfdata", "config", "source", "blg"],
-    "cli": ["wire", "common", "perfdata", "config", "source", "blg"],
+    "plugin": ["wire", "common", "perfdata", "config", "remote", "source",
+               "blg"],
+    "cli": ["wire", "common", "perfdata", "config", "remote", "source",
+            "blg"],
 }
 
 def module(path):

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "collectd/core/daemon/configfile.h"
+
 /* A Replay of a .blg (src/source/replay_blg.h): its values at their own
  * times and, without a Host option, under the logged machine's name;
  * the log's warnings logged. 0, or -1 without memory. */
@@ -38,6 +40,13 @@ static int wp_ctx_open_source(wp_ctx *c) {
               .connect_timeout_ms = c->connect_timeout_ms,
               .query_timeout_ms = c->query_timeout_ms,
               .encrypt = c->encrypt,
+              .auth = c->auth,
+              .principal = c->principal,
+              .keytab = c->keytab,
+              .ccache = c->ccache,
+              .krb5_config = c->krb5_config,
+              /* Kerberos caches: a private directory under BaseDir */
+              .krb5_parent = global_option_get("BaseDir"),
               .shared = c->shared,
           },
   };

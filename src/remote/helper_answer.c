@@ -12,9 +12,8 @@ int helper_send_error(int out_fd, const herr *e) {
   return wpr_write_all(out_fd, buf, WPR_FRAME_HDR + n);
 }
 
-/* A DATA frame. 0, or -1 when it could not be written. */
-static int helper_send_data(int out_fd, uint32_t type, const uint8_t *data,
-                            uint32_t len) {
+int helper_send_data(int out_fd, uint32_t type, const uint8_t *data,
+                     uint32_t len) {
   uint8_t hdr[WPR_DATA_HDR];
   wpr_data_header(hdr, len, type);
   if (wpr_write_all(out_fd, hdr, sizeof(hdr)) != 0)
@@ -22,7 +21,7 @@ static int helper_send_data(int out_fd, uint32_t type, const uint8_t *data,
   return len ? wpr_write_all(out_fd, data, len) : 0;
 }
 
-int helper_answer_query(int out_fd, conn *c, const helper_cfg *cfg,
+int helper_answer_query(int out_fd, conn *c, helper_cfg *cfg,
                         const char *name) {
   herr e = {WPR_ERR_OTHER, "", 0};
   uint32_t *hint = name == NULL ? &c->names_hint : &c->size_hint;

@@ -10,10 +10,12 @@
 
 /* Answer a request for value name (NULL: the "Counter 009" names) with a
  * DATA or ERROR frame. 0, or -1 when the frame could not be written. */
-int helper_answer_query(int out_fd, conn *c, const helper_cfg *cfg,
-                        const char *name);
+int helper_answer_query(int out_fd, conn *c, helper_cfg *cfg, const char *name);
 
-/* An ERROR frame for e. 0, or -1 when it could not be written. */
+/* An ERROR frame for e; a DATA frame. 0, or -1 when it could not be
+ * written. */
 int helper_send_error(int out_fd, const herr *e);
+int helper_send_data(int out_fd, uint32_t type, const uint8_t *data,
+                     uint32_t len);
 
 #endif
