@@ -35,8 +35,9 @@
  *       _Total   pid 0     9.5e6 -> 95                      335 MiB
  *   Name Probe 9000, Value 9002 (RAWCOUNT): one instance per character
  *     class a backend's query language may refuse (probe_names below,
- *     value i + 1 for the i-th), for the name measurements of
- *     doc/backends.md.
+ *     value i + 1 for the i-th; other letters around each character, so
+ *     no two names meet when a writer turns characters into "_"), for
+ *     the name measurements of doc/backends.md.
  */
 #include "capture.h"
 #include "encoder.h"
@@ -106,9 +107,9 @@ static const cap_name names[] = {
 /* The instance names of Name Probe: tests/e2e/backends.sh and the table
  * in doc/backends.md list them in this order. */
 static const char *const probe_names[] = {
-    "%",   "#1",   "(R)", "a b",  "a/b", "\xc3\x86r\xc3\xb8",
-    "0,1", "{4D}", "[1]", "it's", "a;b", "a|b",
-    "a=b", "a\"b", "a:b", "a.b",  "a*b"};
+    "%",   "#1",   "(R)", "x y",  "c/d", "\xc3\x86r\xc3\xb8",
+    "0,1", "{4D}", "[2]", "it's", "m;n", "o|p",
+    "q=r", "e\"f", "g:h", "i.j",  "k*l"};
 
 static void add_processor(enc_blob *b, int k) {
   enc_object *o = enc_add_object(b, OBJ_PROCESSOR, ENC_MULTI_INSTANCE);
