@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # collectd-winperf end-to-end test library: the backends beyond carbon and
 # InfluxDB 1.x (sourced after tests/e2e/lib.sh, bash).
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
@@ -22,7 +23,7 @@
 #                         nothing under /etc is read for settings or
 #                         written; GRAPHITE_HTTP
 
-# e2e_prom_yaml_list FILE...: a YAML flow list of quoted paths.
+# e2e_yaml_list FILE...: a YAML flow list of quoted paths.
 e2e_yaml_list() {
   _sep=
   printf '['
@@ -59,13 +60,12 @@ EOF
     --storage.tsdb.path="$PROM_DIR/data" \
     --web.listen-address="127.0.0.1:$PROM_HTTP" \
     --web.console.templates="$PROM_DIR" --web.console.libraries="$PROM_DIR"
-  PROM_PID=$E2E_LAST_PID
   e2e_wait_for 60 e2e_http_ok "http://127.0.0.1:$PROM_HTTP/-/ready" ||
     e2e_bail "prometheus is ready on 127.0.0.1:$PROM_HTTP"
 }
 
 e2e_start_victoria() {
-  need victoria-metrics curl
+  need victoria-metrics curl ss
   VM_DIR=$E2E_DIR/victoria
   VM_HTTP=$(e2e_free_port tcp)
   VM_GRAPHITE=$(e2e_free_port tcp)
@@ -80,7 +80,6 @@ e2e_start_victoria() {
     -graphiteListenAddr="127.0.0.1:$VM_GRAPHITE" \
     -influxListenAddr="127.0.0.1:$VM_INFLUX" -relabelConfig="$1" \
     -search.latencyOffset=1s -loggerLevel=WARN
-  VM_PID=$E2E_LAST_PID
   e2e_wait_for 60 e2e_http_ok "http://127.0.0.1:$VM_HTTP/health" ||
     e2e_bail "victoria-metrics answers /health on 127.0.0.1:$VM_HTTP"
   e2e_wait_for 30 e2e_udp_bound "$VM_INFLUX" ||
@@ -119,7 +118,6 @@ EOF
     e2e_bail "graphite-web's database (apt-get install graphite-web): $(tail -1 "$GW_DIR/migrate.log")"
   e2e_spawn "$GW_DIR/server.log" "${_gw_env[@]}" /usr/bin/python3 -m django \
     runserver --noreload "127.0.0.1:$GRAPHITE_HTTP"
-  GW_PID=$E2E_LAST_PID
   e2e_wait_for 60 e2e_http_ok "http://127.0.0.1:$GRAPHITE_HTTP/version/" ||
     e2e_bail "graphite-web answers on 127.0.0.1:$GRAPHITE_HTTP"
 }

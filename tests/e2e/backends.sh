@@ -241,9 +241,9 @@ for base in "$PROM" "$VM"; do
 done
 # Every sample, at its own time, in both Prometheus and VictoriaMetrics.
 want_avail=$(for k in $(seq 0 $((K - 1))); do echo "$((T0 + k)) $((4294967296 + k * 1048576))"; done)
-e2e_is "$(e2e_promql_samples "$PROM" "$AVAIL_P[20s]" "$E" | tr '\n' ' ')" "$(echo "$want_avail" | tr '\n' ' ')" \
+e2e_is "$(e2e_promql_samples "$PROM" "${AVAIL_P}[20s]" "$E" | tr '\n' ' ')" "$(echo "$want_avail" | tr '\n' ' ')" \
   "Prometheus: LARGE_RAWCOUNT Available Bytes 4 GiB + k MiB, all 12 samples at T0 + k"
-e2e_is "$(e2e_promql_samples "$VM" "$AVAIL_P[20s]" "$E" | tr '\n' ' ')" "$(echo "$want_avail" | tr '\n' ' ')" \
+e2e_is "$(e2e_promql_samples "$VM" "${AVAIL_P}[20s]" "$E" | tr '\n' ' ')" "$(echo "$want_avail" | tr '\n' ' ')" \
   "VictoriaMetrics: the same 12 samples through the Influx line protocol"
 e2e_is "$(e2e_promql_samples "$VM" '{__name__="e2ehost.winperf-Memory.gauge-Available_Bytes"}[20s]' "$E" | tr '\n' ' ')" \
   "$(echo "$want_avail" | tr '\n' ' ')" \
@@ -306,6 +306,7 @@ issue22() { # WHAT CHECK...
   e2e_ok $? "issue 22 metric: $_what returns data"
 }
 for m in 'count auth_paused' 'gauge clock_skew'; do
+  # shellcheck disable=SC2086 # two words: type, type instance
   set -- $m
   issue22 "Prometheus collectd_winperf_$1{type=\"$2\"}" \
     test -n "$(e2e_promql_values "$PROM" "collectd_winperf_$1{winperf=\"self\", type=\"$2\"}" "$E")"
