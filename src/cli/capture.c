@@ -3,8 +3,9 @@
  *
  *   winperf capture --dir DIR [--count N] [--interval S] [--objects "238 2"]
  *       writes 000001.blob, 000002.blob, ... plus names.multisz (English,
- *       HKEY_PERFORMANCE_TEXT) and names-local.multisz (HKEY_PERFORMANCE_
- *       NLSTEXT): the replay format, for replaying on Linux.
+ *       HKEY_PERFORMANCE_TEXT), names-local.multisz (HKEY_PERFORMANCE_
+ *       NLSTEXT) and last-counter (Perflib's Last Counter, where the
+ *       registry has it): the replay format, for replaying on Linux.
  */
 #include "cli.h"
 #include "commands.h"
@@ -33,6 +34,15 @@ static bool save_names(wp_source *src, live_names_fn fn, const char *dir,
   if (fn(src, buf, &err) != WP_SOURCE_OK)
     return cli_error("%s", err.message), false;
   return write_in(dir, file, buf->data, buf->len);
+}
+
+/* DIR/last-counter, when the registry tells it (format.md 4.1). */
+static bool save_last_counter(wp_source *src, const char *dir) {
+  uint32_t last = wp_source_last_counter(src);
+  char text[16];
+  int n = snprintf(text, sizeof text, "%u\n", (unsigned)last);
+  return last == 0 ||
+         write_in(dir, "last-counter", (const uint8_t *)text, (size_t)n);
 }
 
 /* count samples of `objects` into dir, each checked by the decoder. */
@@ -117,7 +127,8 @@ int cmd_capture(int argc, char **argv) {
   wp_buffer buf = {0};
   if (save_names(src, src->names, dir, "names.multisz", &buf) &&
       save_names(src, wp_registry_names_local, dir, "names-local.multisz",
-                 &buf))
+                 &buf) &&
+      save_last_counter(src, dir))
     rc = capture_samples(&o, src, objects, dir, &buf);
   live_report_stats(&o, src);
   wp_buffer_free(&buf);

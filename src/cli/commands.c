@@ -118,6 +118,9 @@ static const cli_option_doc names_opts[] = {
 static const cli_option_doc doctor_opts[] = {
     {"--counters FILE", "the paths of the plugin's counters file (YAML, or "
                         "one path a line)"},
+    {"--last-counter N", "Perflib's Last Counter of the host the BLOB comes "
+                         "from (a live host's is read); checked only when "
+                         "known"},
     {NULL, NULL},
 };
 

@@ -1,7 +1,8 @@
 /* collectd-winperf: `winperf doctor`, why each counter path matches or not.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- *   winperf doctor [--json] --names FILE BLOB [--counters FILE] [PATH...]
+ *   winperf doctor [--json] --names FILE BLOB [--last-counter N]
+ *       [--counters FILE] [PATH...]
  *   winperf doctor [--json] --remote HOST [REMOTE OPTIONS] [--names FILE]
  *       [--counters FILE] [PATH...]                   (builds with the helper)
  *   winperf doctor [--json] [--counters FILE] [PATH...]  (Windows: local)
@@ -62,6 +63,7 @@ typedef struct doctor {
 #endif
   pd_snapshot *answer; /* blob.snap or the live answer */
   pd_source_state state;
+  uint32_t last_counter; /* --last-counter; 0: not given */
   char error[512];
 } doctor;
 
@@ -70,6 +72,21 @@ static bool add_path(doctor *d, char *path) {
       WP_GROW_OK)
     return cli_error("out of memory"), false;
   d->paths[d->path_count++] = path;
+  return true;
+}
+
+/* --last-counter N: a decimal from 1 to 4294967295 (format.md 4.1). */
+static bool parse_last_counter(const char *v, uint32_t *out) {
+  uint64_t n = 0;
+  const char *p = v;
+  for (; *p >= '0' && *p <= '9' && n <= UINT32_MAX; p++)
+    n = n * 10 + (uint64_t)(*p - '0');
+  if (*v == '\0' || *p != '\0' || n == 0 || n > UINT32_MAX)
+    return cli_error("doctor: --last-counter '%s' is not a number from 1 to "
+                     "4294967295",
+                     v),
+           false;
+  *out = (uint32_t)n;
   return true;
 }
 
@@ -85,6 +102,9 @@ static int parse_args(int argc, char **argv, doctor *d) {
       d->common.names_file = v;
     } else if ((v = cli_opt_value(arg, "--counters", argc, argv, &i))) {
       d->counters_file = v;
+    } else if ((v = cli_opt_value(arg, "--last-counter", argc, argv, &i))) {
+      if (!parse_last_counter(v, &d->last_counter))
+        return CLI_EXIT_ERROR;
     } else if (arg[0] == '\\') {
       if (!add_path(d, argv[i]))
         return CLI_EXIT_ERROR;
@@ -209,7 +229,7 @@ static void ask_alone(doctor *d, const char *path, pd_diagnosis *dg) {
                                 : CLI_FETCH_FATAL;
   if ((f == CLI_FETCHED &&
        pd_decode(snap, buf.data, buf.len, NULL, &err) == PD_OK &&
-       pd_diagnose(path, d->names, snap, NULL, &again, &err) == PD_OK) ||
+       pd_diagnose(path, d->names, snap, &d->state, &again, &err) == PD_OK) ||
       (f == CLI_FETCH_VERDICT &&
        pd_diagnose(path, d->names, NULL, &st, &again, &err) == PD_OK))
     if (again.verdict != PD_VERDICT_OBJECT_ABSENT)
@@ -289,10 +309,14 @@ static int load(doctor *d) {
     if (!cli_blob_load(&d->blob))
       return CLI_EXIT_ERROR;
     d->answer = d->blob.snap;
+    d->state.last_counter = d->last_counter;
     return CLI_CONTINUE;
   }
 #ifdef DOCTOR_LIVE
-  return load_live(d);
+  int rc = load_live(d);
+  if (d->last_counter != 0) /* given: it wins over the host's */
+    d->state.last_counter = d->last_counter;
+  return rc;
 #else
   return CLI_EXIT_ERROR;
 #endif

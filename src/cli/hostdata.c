@@ -80,6 +80,7 @@ cli_fetch cli_host_fetch(cli_host *h, const char *query, bool local_names,
                          wp_buffer *out, pd_source_state *state) {
   memset(state, 0, sizeof *state);
   state->remote = h->remote;
+  state->last_counter = wp_source_last_counter(h->src);
   wp_source_status st;
   wp_error err;
   wp_error_clear(&err);

@@ -138,9 +138,10 @@ static bool problem(pd_names_check *out, pd_names_problem p, uint32_t index,
   return false;
 }
 
-/* An object of the answer the table does not name, or above Last
- * Counter. Counters are not checked: real hosts have a few unnamed ones
- * (and index 0), which says nothing about the object's name. */
+/* An object of the answer the table does not name, or above Perflib's Last
+ * Counter where it is known. Counters are not checked: real hosts have a
+ * few unnamed ones (and index 0), which says nothing about the object's
+ * name. */
 static bool check_answer(const pd_names *names, const pd_snapshot *answer,
                          uint32_t last, pd_names_check *out) {
   uint32_t n = pd_snapshot_object_count(answer);
@@ -148,7 +149,8 @@ static bool check_answer(const pd_names *names, const pd_snapshot *answer,
     uint32_t idx = pd_snapshot_object(answer, k)->name_index;
     if (last != 0 && idx > last)
       return problem(out, PD_NAMES_LAST_BELOW, idx,
-                     "Last Counter %u is below object index %u of the answer",
+                     "Perflib's Last Counter %u is below object index %u of "
+                     "the answer",
                      last, idx);
     if (pd_names_get(names, idx) == NULL)
       return problem(out, PD_NAMES_MISSING_INDEX, idx,
@@ -158,21 +160,13 @@ static bool check_answer(const pd_names *names, const pd_snapshot *answer,
   return true;
 }
 
-/* The table's Last Counter, or 0 when it cannot be one: Samba writes the
- * number of pairs in the leading "1" pair instead (format.md 6, Samba), so
- * a value within one of the count is taken as a count, not checked. */
-static uint32_t last_counter(const pd_names *names, size_t pairs) {
-  uint32_t last = pd_names_last_index(names);
-  return (uint64_t)last + 1 >= pairs && last <= (uint64_t)pairs + 1 ? 0 : last;
-}
-
-bool pd_names_check_table(const pd_names *names, const pd_snapshot *answer,
-                          pd_names_check *out) {
+bool pd_names_check_table(const pd_names *names, uint32_t last_counter,
+                          const pd_snapshot *answer, pd_names_check *out) {
   memset(out, 0, sizeof *out);
   size_t n = pd_names_count(names);
   if (n == 0)
     return problem(out, PD_NAMES_EMPTY, 0, "the table has no names");
-  uint32_t last = last_counter(names, n), prev_index = 0;
+  uint32_t prev_index = 0;
   const char *prev = NULL;
   for (size_t i = 0; i < n; i++) {
     uint32_t index;
@@ -188,12 +182,12 @@ bool pd_names_check_table(const pd_names *names, const pd_snapshot *answer,
     prev = name;
     prev_index = index;
   }
-  if (last != 0 && prev_index > last)
+  if (last_counter != 0 && prev_index > last_counter)
     return problem(out, PD_NAMES_LAST_BELOW, prev_index,
-                   "Last Counter %u is below index %u in use", last,
-                   prev_index);
+                   "Perflib's Last Counter %u is below index %u in use",
+                   last_counter, prev_index);
   if (answer != NULL)
-    return check_answer(names, answer, last, out);
+    return check_answer(names, answer, last_counter, out);
   return true;
 }
 
@@ -480,16 +474,22 @@ pd_status pd_diagnose(const char *path, const pd_names *names,
           out->matches == 1 ? "counter matches" : "counters match");
     else
       explain(&p, names, answer, out);
+    /* The path's own problem first, then the table's (when the table
+     * shows real damage, the path may be right and the table wrong). */
     pd_names_check check;
     if ((out->verdict == PD_VERDICT_UNKNOWN_NAME ||
          out->verdict == PD_VERDICT_OBJECT_ABSENT) &&
-        names != NULL && !pd_names_check_table(names, answer, &check)) {
+        names != NULL &&
+        !pd_names_check_table(names, src ? src->last_counter : 0, answer,
+                              &check)) {
       char was[sizeof out->fix];
       memcpy(was, out->fix, sizeof was);
+      size_t len = strlen(was);
+      bool ended = len > 0 && (was[len - 1] == '?' || was[len - 1] == '.');
       say(out, PD_VERDICT_NAMES_TABLE_CORRUPT,
-          "the name table is inconsistent: %s; rebuild it with lodctr /R "
-          "(then winmgmt /resyncperf). Also: %.200s",
-          check.message, was);
+          "%.280s%s Also, the name table is inconsistent: %s; rebuild it "
+          "with lodctr /R (then winmgmt /resyncperf)",
+          was, ended ? "" : ".", check.message);
     }
   }
   pd_path_clear(&p);

@@ -17,7 +17,8 @@
  *   5. the object is there, its counter too, no instance matches:
  *      no-instances (nothing to report yet; not an error);
  * and a path that does not resolve (3 or 4) in a table that is corrupt or
- * inconsistent (pd_names_check) is names-table-corrupt instead.
+ * inconsistent (pd_names_check_table) is names-table-corrupt instead; its fix
+ * says the path's own problem first, then the table's.
  */
 #ifndef PD_DIAGNOSE_H
 #define PD_DIAGNOSE_H
@@ -56,6 +57,9 @@ typedef struct pd_source_state {
   pd_source_failure failure;
   bool remote;        /* a remote host (changes the fix's wording) */
   const char *detail; /* the source's message, quoted in the fix; or NULL */
+  /* Perflib's Last Counter (format.md 4.1) where the source read it from the
+   * registry; 0 when unknown: then no Last-Counter claim is made. */
+  uint32_t last_counter;
 } pd_source_state;
 
 /* ----------------------------------------------------- the names table */
@@ -65,7 +69,7 @@ typedef enum pd_names_problem {
   PD_NAMES_EMPTY,         /* no pair at all */
   PD_NAMES_DUPLICATE,     /* one index, two different names */
   PD_NAMES_ODD_INDEX,     /* Counter indices are even (format.md 4.1); or 0 */
-  PD_NAMES_LAST_BELOW,    /* the "1" pair below an index in use */
+  PD_NAMES_LAST_BELOW,    /* Perflib's Last Counter below an index in use */
   PD_NAMES_MISSING_INDEX, /* an object of the answer unnamed */
 } pd_names_problem;
 
@@ -75,13 +79,15 @@ typedef struct pd_names_check {
   char message[200]; /* "index 238 is both \"Processor\" and \"CPU\"" */
 } pd_names_check;
 
-/* Check a Counter table (and, when answer is non-NULL, that it names every
- * object of the answer and that its Last Counter is not below them). The first
- * problem found is reported; a table without the "1" pair is not a problem
- * (Help tables and Samba's have none). Returns out->problem ==
- * PD_NAMES_CONSISTENT. */
-bool pd_names_check_table(const pd_names *names, const pd_snapshot *answer,
-                          pd_names_check *out);
+/* Check a Counter table for what is evidence of damage on real tables: no
+ * pair, an odd index or 0, one index with two different names, and, when
+ * answer is non-NULL, an object of the answer the table does not name.
+ * last_counter is Perflib's Last Counter where the caller read it from the
+ * registry (the table's leading "1" pair is not it, format.md 4.1), else 0;
+ * when known, an index in use above it is a problem too. The first problem
+ * found is reported. Returns out->problem == PD_NAMES_CONSISTENT. */
+bool pd_names_check_table(const pd_names *names, uint32_t last_counter,
+                          const pd_snapshot *answer, pd_names_check *out);
 
 /* ------------------------------------------------------- the diagnosis */
 

@@ -33,7 +33,6 @@ typedef struct names_group {
 } names_group;
 
 struct pd_names {
-  uint32_t last_index;
   size_t count;
   char *text;
   names_entry *entries; /* sorted by (index, seq) */
@@ -109,17 +108,13 @@ static int scan_index(const uint8_t *p, size_t units, size_t u, uint32_t *out,
   return *n > 0;
 }
 
-/* A decimal uint32 in UTF-8 text of n bytes (the "1" pair's value). */
-static bool text_u32(const char *s, size_t n, uint32_t *out) {
-  uint64_t v = 0;
+/* Whether UTF-8 text of n bytes is a decimal number (the "1" pair's value). */
+static bool text_is_decimal(const char *s, size_t n) {
   if (n == 0)
     return false;
-  for (size_t i = 0; i < n; i++) {
-    unsigned d = (unsigned)(unsigned char)s[i] - '0';
-    if (d > 9 || (v = v * 10 + d) > UINT32_MAX)
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned)(unsigned char)s[i] - '0' > 9)
       return false;
-  }
-  *out = (uint32_t)v;
   return true;
 }
 
@@ -276,11 +271,10 @@ pd_status pd_names_parse(const uint8_t *multisz, size_t len, pd_names **out,
       break; /* an index with no name at the end: ignored */
     u = name_at + name_units + 1;
 
-    /* format.md 4.1: the Counter table's first pair is "1", "<highest index>".
-     */
-    uint32_t highest;
-    if (first && index == 1 && text_u32(dst, n, &highest)) {
-      nm->last_index = highest;
+    /* format.md 4.1: the Counter table's first pair is "1", "<number>", a
+     * historical constant (1847 on real hosts), not a name and not the
+     * highest index in use (that is Perflib's Last Counter): skipped. */
+    if (first && index == 1 && text_is_decimal(dst, n)) {
       first = false;
       continue;
     }
@@ -338,10 +332,6 @@ size_t pd_names_lookup(const pd_names *names, const char *name,
   if (indices)
     *indices = names->indices + g->start;
   return g->count;
-}
-
-uint32_t pd_names_last_index(const pd_names *names) {
-  return names ? names->last_index : 0;
 }
 
 size_t pd_names_count(const pd_names *names) {

@@ -338,7 +338,10 @@ int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
 
 /* -------------------------------------------------------------- name tables */
 
-/* format.md 4.1: a REG_MULTI_SZ Counter (or Help) table, UTF-16LE. */
+/* format.md 4.1: a REG_MULTI_SZ Counter (or Help) table, UTF-16LE. A leading
+ * "1", "<number>" pair is skipped: on Windows it is a historical constant,
+ * not a name and not the highest index in use (Perflib's Last Counter, which
+ * only the registry knows). */
 typedef struct pd_names pd_names;
 
 pd_status pd_names_parse(const uint8_t *multisz, size_t len, pd_names **out,
@@ -350,8 +353,6 @@ const char *pd_names_get(const pd_names *names, uint32_t index);
  * points *indices at names-owned storage. */
 size_t pd_names_lookup(const pd_names *names, const char *name,
                        const uint32_t **indices);
-/* The value of the leading "1" pair (highest index) or 0. */
-uint32_t pd_names_last_index(const pd_names *names);
 /* Number of (index, name) pairs. */
 size_t pd_names_count(const pd_names *names);
 /* Pair i (0 <= i < pd_names_count) in ascending index order, an index

@@ -212,7 +212,9 @@ static void report_no_match(const wp_ctx *c, const wp_counter_entry *e,
   host_prefix(c, host, sizeof(host));
   pd_diagnosis d;
   pd_error perr = {0};
-  if (pd_diagnose(e->path, c->names, answer, NULL, &d, &perr) != PD_OK) {
+  pd_source_state answered = {.failure = PD_SOURCE_ANSWERED,
+                              .last_counter = wp_source_last_counter(c->src)};
+  if (pd_diagnose(e->path, c->names, answer, &answered, &d, &perr) != PD_OK) {
     WARNING(PLUGIN ": %s%s:%u:%u: %s matches nothing in this sample (tried "
                    "again each interval; no diagnosis: %s)",
             host, c->counters_file, e->line, e->column, e->path, perr.message);
@@ -427,7 +429,8 @@ static pd_source_failure failure_cause(const wp_ctx *c, const char *err) {
 void wp_counters_source_failed(wp_ctx *c, const char *err) {
   pd_source_state src = {.failure = failure_cause(c, err),
                          .remote = c->kind == WP_SOURCE_REMOTE,
-                         .detail = NULL};
+                         .detail = NULL,
+                         .last_counter = wp_source_last_counter(c->src)};
   if (src.failure == PD_SOURCE_ANSWERED || c->warned_source_cause ||
       c->counters.count == 0)
     return;

@@ -180,6 +180,10 @@ bool wp_registry_counters_changed(wp_source *src) {
   return true;
 }
 
+static uint32_t reg_last_counter(wp_source *src) {
+  return ((const registry_source *)src)->last_counter;
+}
+
 void wp_registry_get_stats(const wp_source *src, wp_registry_stats *out) {
   *out = ((const registry_source *)src)->stats;
 }
@@ -222,5 +226,6 @@ wp_source *wp_registry_open(const wp_registry_options *opt, wp_error *err) {
   rs->base.names = reg_names;
   rs->base.destroy = reg_destroy;
   rs->base.names_changed = wp_registry_counters_changed;
+  rs->base.last_counter = reg_last_counter;
   return &rs->base;
 }

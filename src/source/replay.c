@@ -27,7 +27,8 @@ typedef struct replay {
   bool loop;
   bool ended;
   char *names_path;
-  const char *last; /* files[i] or names_path */
+  const char *last;      /* files[i] or names_path */
+  uint32_t last_counter; /* from DIR/last-counter; 0: no such file */
 } replay;
 
 static wp_source_status replay_collect(wp_source *src, const char *query,
@@ -140,6 +141,49 @@ static wp_source_status replay_names(wp_source *src, wp_buffer *out,
   return read_whole(r->names_path, out, err);
 }
 
+static uint32_t replay_last_counter(wp_source *src) {
+  return as_replay(src)->last_counter;
+}
+
+/* DIR/last-counter, optional: Perflib's Last Counter of the captured host as
+ * decimal text (one line), written by `winperf capture` (format.md 4.1). A
+ * file that is there but not such a number is an error naming it. */
+static bool read_last_counter(replay *r, wp_error *err) {
+  char *path = join_path(r->dir, "last-counter");
+  if (path == NULL) {
+    wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory", r->dir);
+    return false;
+  }
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    bool absent = errno == ENOENT;
+    if (!absent)
+      wp_error_errno(err, errno, "%s: cannot open", path);
+    free(path);
+    return absent;
+  }
+  char text[32];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+    text[--n] = '\0';
+  uint64_t v = 0;
+  bool ok = n > 0 && n < 11;
+  for (size_t i = 0; ok && i < n; i++)
+    ok = text[i] >= '0' && text[i] <= '9' &&
+         (v = v * 10 + (uint64_t)(text[i] - '0')) <= UINT32_MAX;
+  if (!ok || v == 0)
+    wp_error_set(err,
+                 "%s: not Perflib's Last Counter (one line, a decimal number "
+                 "from 1 to 4294967295)",
+                 path);
+  else
+    r->last_counter = (uint32_t)v;
+  free(path);
+  return ok && v != 0;
+}
+
 static void replay_destroy(wp_source *src) {
   replay *r = as_replay(src);
   if (r == NULL)
@@ -166,6 +210,7 @@ wp_source *wp_replay_open(const char *dir, bool loop, wp_error *err) {
   r->base.collect = replay_collect;
   r->base.names = replay_names;
   r->base.destroy = replay_destroy;
+  r->base.last_counter = replay_last_counter;
   r->loop = loop;
   r->dir = strdup(dir);
   r->names_path = join_path(dir, "names.multisz");
@@ -178,6 +223,11 @@ wp_source *wp_replay_open(const char *dir, bool loop, wp_error *err) {
   DIR *d = opendir(dir);
   if (d == NULL) {
     wp_error_errno(err, errno, "%s: cannot open the capture directory", dir);
+    replay_destroy(&r->base);
+    return NULL;
+  }
+  if (!read_last_counter(r, err)) {
+    closedir(d);
     replay_destroy(&r->base);
     return NULL;
   }

@@ -3,8 +3,10 @@
  *
  * A capture directory holds `*.blob` files (each the raw bytes of one
  * RegQueryValueEx answer) and `names.multisz` (the English Counter table,
- * REG_MULTI_SZ UTF-16LE). The blobs are listed once at open, sorted by name
- * (byte order), and returned one per collect call; the query is ignored.
+ * REG_MULTI_SZ UTF-16LE), and may hold `last-counter` (Perflib's Last
+ * Counter of the captured host, decimal text: wp_source_last_counter). The
+ * blobs are listed once at open, sorted by name (byte order), and returned
+ * one per collect call; the query is ignored.
  */
 #ifndef WP_REPLAY_H
 #define WP_REPLAY_H

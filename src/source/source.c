@@ -34,3 +34,7 @@ const char *wp_source_fault_name(wp_source_fault fault) {
 bool wp_source_names_changed(wp_source *src) {
   return src->names_changed != NULL && src->names_changed(src);
 }
+
+uint32_t wp_source_last_counter(wp_source *src) {
+  return src->last_counter != NULL ? src->last_counter(src) : 0;
+}

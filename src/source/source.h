@@ -72,6 +72,11 @@ struct wp_source {
    * whether the name table changed since it was last fetched (counters
    * installed or removed), so the caller fetches it again. */
   bool (*names_changed)(wp_source *src);
+  /* Optional, NULL when the source cannot tell: Perflib's Last Counter, the
+   * highest name index in use (format.md 4.1), as the registry (or a
+   * capture's `last-counter` file) says; 0 when unknown. The Counter table's
+   * leading "1" pair is not it. Read it through wp_source_last_counter. */
+  uint32_t (*last_counter)(wp_source *src);
 };
 
 /* The kind of the last failure; WP_SOURCE_FAULT_OTHER for a source that
@@ -81,5 +86,7 @@ wp_source_fault wp_source_last_fault(const wp_source *src);
 const char *wp_source_fault_name(wp_source_fault fault);
 /* src->names_changed, false for a source without it. */
 bool wp_source_names_changed(wp_source *src);
+/* src->last_counter, 0 (unknown) for a source without it. */
+uint32_t wp_source_last_counter(wp_source *src);
 
 #endif

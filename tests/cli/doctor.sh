@@ -28,7 +28,7 @@ open(sys.argv[1], "wb").write(("\0".join(pairs) + "\0\0").encode("utf-16-le"))
 PYEOF
 }
 table "$TMP/rich.multisz" 1000
-table "$TMP/below.multisz" 200
+table "$TMP/real.multisz" 1847
 ok $? "generated the tables"
 
 run doctor --names "$NAMES" "$S1" '\System\Processes' '\Sytem\Processes' \
@@ -55,9 +55,23 @@ check_is "rich: object-absent, no-instances, ok" "$(cat "$TMP/out")" "\
 \\Meta(*)\\Rawcount${T}no-instances${T}\"Meta\" has no instances now: nothing to report yet (not an error)
 \\Processor(_Total)\\% Busy${T}ok${T}1 counter matches"
 
-run doctor --names "$TMP/below.multisz" "$RICH" '\Procesor(*)\% Busy'
-check_is "Last Counter below the indices: names-table-corrupt" "$(cat "$TMP/out")" "\
-\\Procesor(*)\\% Busy${T}names-table-corrupt${T}the name table is inconsistent: Last Counter 200 is below index 784 in use; rebuild it with lodctr /R (then winmgmt /resyncperf). Also: object \"Procesor\" is not in the name table: a typo, or its provider is not registered (lodctr /Q lists them, lodctr /R rebuilds the table); did you mean: Processor, Process?"
+# A real table's leading pair ("1", "1847" on Vista and Server tables whose
+# indices reach 4658 and 21096) is no Last Counter (format.md 4.1): a typo
+# is only a typo.
+run doctor --names "$TMP/real.multisz" "$RICH" '\Procesor(*)\% Busy'
+check_is "a \"1\", \"1847\" table: the typo alone, exit 1" "$rc: $(cat "$TMP/out")" "\
+1: \\Procesor(*)\\% Busy${T}unknown-name${T}object \"Procesor\" is not in the name table: a typo, or its provider is not registered (lodctr /Q lists them, lodctr /R rebuilds the table); did you mean: Processor, Process?"
+
+# Perflib's Last Counter, when given, is checked: 200 below index 784.
+run doctor --names "$TMP/real.multisz" --last-counter 200 "$RICH" '\Procesor(*)\% Busy'
+check_is "--last-counter 200 below the indices: names-table-corrupt, the typo first" "$(cat "$TMP/out")" "\
+\\Procesor(*)\\% Busy${T}names-table-corrupt${T}object \"Procesor\" is not in the name table: a typo, or its provider is not registered (lodctr /Q lists them, lodctr /R rebuilds the table); did you mean: Processor, Process? Also, the name table is inconsistent: Perflib's Last Counter 200 is below index 784 in use; rebuild it with lodctr /R (then winmgmt /resyncperf)"
+run doctor --names "$TMP/real.multisz" --last-counter 784 "$RICH" '\Procesor(*)\% Busy'
+check_is "--last-counter 784 (the highest index): unknown-name" "$(cut -f2 "$TMP/out")" unknown-name
+run doctor --names "$TMP/real.multisz" --last-counter 0 "$RICH" '\Processor(*)\% Busy'
+check_error "--last-counter 0"
+run doctor --names "$TMP/real.multisz" --last-counter 4294967296 "$RICH" '\Processor(*)\% Busy'
+check_error "--last-counter 4294967296"
 
 # Processor 1 and Process 2 edits away, Thread 6: two suggestions.
 run doctor --json --names "$TMP/rich.multisz" "$RICH" '\Procesor(*)\% Busy'

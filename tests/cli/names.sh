@@ -2,7 +2,7 @@
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 # winperf names on a real-size table pair generated here: 10,000 pairs,
 # index 2k (k = 1..10000), English "Counter k", local "Zähler k" for odd k
-# and "Счётчик k" for even k (UTF-16LE, Last Counter 20000), except
+# and "Счётчик k" for even k (UTF-16LE, after a leading "1", "20000" pair), except
 # 6 "% Processor Time" / "Prozessorzeit (%)", 230 Process / Prozess,
 # 232 Thread / Thread, 238 Processor / Prozessor. Expected lines are
 # written by hand from that rule; --objects and --counters use mkblobs'

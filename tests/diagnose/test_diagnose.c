@@ -9,16 +9,21 @@
  * PERF_100NSEC_TIMER and 8 PERF_RAW_BASE; 230 Process, no instance,
  * counter 6; 2 System, single instance, counter 242 PERF_COUNTER_RAWCOUNT.
  * The table names 2 System, 4 Memory, 6 % Processor Time, 8 Base,
- * 230 Process, 238 Processor, 240 Available Bytes, 242 Processes; Last
- * Counter 250. Memory (4) is not in the answer.
+ * 230 Process, 238 Processor, 240 Available Bytes, 242 Processes, after
+ * the leading "1", "250" pair. Memory (4) is not in the answer.
+ *
+ * Real tables start with "1", "1847" (a historical constant, format.md 4.1)
+ * while their indices reach 4658 or 21096: test_real_shaped builds one such
+ * table of 10,000 pairs and checks that a typo in it is only a typo.
  */
 #include "diagnose.h"
 #include "encoder.h"
 #include "tap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
-static uint8_t table[4096];
+static uint8_t table[1 << 20];
 static size_t table_len;
 
 static void put(const char *s) {
@@ -28,11 +33,18 @@ static void put(const char *s) {
   } while (*s++);
 }
 
+static pd_names *parse_table(void);
+
 /* pairs: "index", "name", ..., NULL */
 static pd_names *names_of(const char *const *pairs) {
   table_len = 0;
   for (; *pairs; pairs++)
     put(*pairs);
+  return parse_table();
+}
+
+/* The pairs put so far, ended and parsed. */
+static pd_names *parse_table(void) {
   put("");
   pd_names *nm = NULL;
   pd_error err = {0};
@@ -162,7 +174,7 @@ static void test_verdicts(const pd_names *nm, pd_snapshot *snap) {
 }
 
 static void test_failures(const pd_names *nm) {
-  pd_source_state st = {PD_SOURCE_ACCESS_DENIED, false, NULL};
+  pd_source_state st = {.failure = PD_SOURCE_ACCESS_DENIED};
   pd_error err = {0};
   pd_diagnose("\\System\\Processes", nm, NULL, &st, &dg, &err);
   IS_INT(dg.verdict, PD_VERDICT_ACCESS_DENIED, "local access denied");
@@ -191,12 +203,13 @@ static void test_failures(const pd_names *nm) {
          PD_E_ARGUMENT, "no answer and no failure: an argument error");
 }
 
-static void check_problem(const char *const *pairs, pd_snapshot *snap,
-                          pd_names_problem want, const char *message,
-                          const char *what) {
+static void check_problem(const char *const *pairs, uint32_t last_counter,
+                          pd_snapshot *snap, pd_names_problem want,
+                          const char *message, const char *what) {
   pd_names *nm = names_of(pairs);
   pd_names_check c;
-  OK(!pd_names_check_table(nm, snap, &c), "%s: inconsistent", what);
+  OK(!pd_names_check_table(nm, last_counter, snap, &c), "%s: inconsistent",
+     what);
   IS_INT(c.problem, want, "%s: the problem", what);
   IS_STR(c.message, message, "%s: the message", what);
   pd_names_free(nm);
@@ -205,49 +218,129 @@ static void check_problem(const char *const *pairs, pd_snapshot *snap,
 static void test_tables(pd_snapshot *snap) {
   pd_names *nm = names_of(good);
   pd_names_check c;
-  OK(pd_names_check_table(nm, snap, &c), "the good table is consistent");
+  OK(pd_names_check_table(nm, 0, snap, &c), "the good table is consistent");
+  OK(pd_names_check_table(nm, 250, snap, &c),
+     "... also with Perflib's Last Counter 250 known");
   pd_names_free(nm);
   static const char *const dup[] = {"1",         "250", "2",   "System", "238",
                                     "Processor", "238", "CPU", NULL};
-  check_problem(dup, NULL, PD_NAMES_DUPLICATE,
+  check_problem(dup, 0, NULL, PD_NAMES_DUPLICATE,
                 "index 238 is both \"Processor\" and \"CPU\"", "duplicate");
   static const char *const odd[] = {"1", "250",   "2", "System",
                                     "7", "Seven", NULL};
-  check_problem(odd, NULL, PD_NAMES_ODD_INDEX,
+  check_problem(odd, 0, NULL, PD_NAMES_ODD_INDEX,
                 "index 7 is odd (Counter indices are even, from 2)", "odd");
-  static const char *const below[] = {"1",   "200", "2", "System",
-                                      "238", "CPU", NULL};
-  check_problem(below, NULL, PD_NAMES_LAST_BELOW,
-                "Last Counter 200 is below index 238 in use", "last below");
-  /* Samba's "1" pair holds the number of pairs (format.md 6): no check. */
+  /* Perflib's Last Counter, where the registry told it: real evidence. */
+  static const char *const below[] = {"1",   "1847", "2", "System",
+                                      "238", "CPU",  NULL};
+  check_problem(below, 200, NULL, PD_NAMES_LAST_BELOW,
+                "Perflib's Last Counter 200 is below index 238 in use",
+                "Last Counter 200 known, index 238 in use");
+  check_problem(good, 236, snap, PD_NAMES_LAST_BELOW,
+                "Perflib's Last Counter 236 is below index 242 in use",
+                "Last Counter 236 known, the table reaches 242");
+  /* The leading "1" pair is no Last Counter: "1", "200" under index 238
+   * says nothing. */
+  static const char *const one_pair_low[] = {"1",   "200", "2", "System",
+                                             "238", "CPU", NULL};
+  nm = names_of(one_pair_low);
+  OK(pd_names_check_table(nm, 0, NULL, &c),
+     "\"1\", \"200\" with index 238 in use and no Last Counter known: "
+     "consistent");
+  pd_names_free(nm);
+  /* Samba's "1" pair holds the number of pairs (format.md 6): nothing. */
   static const char *const samba[] = {"1",   "3",   "2",       "System", "238",
                                       "CPU", "230", "Process", NULL};
   nm = names_of(samba);
-  OK(pd_names_check_table(nm, NULL, &c),
+  OK(pd_names_check_table(nm, 0, NULL, &c),
      "a Samba table (\"1\" is the pair count, 3) is not corrupt");
   pd_names_free(nm);
   static const char *const missing[] = {
       "1", "250", "2", "System", "230", "Process", "6", "Time", NULL};
-  check_problem(missing, snap, PD_NAMES_MISSING_INDEX,
+  check_problem(missing, 0, snap, PD_NAMES_MISSING_INDEX,
                 "object index 238 of the answer has no name in the table",
                 "an object of the answer unnamed");
   static const char *const none[] = {NULL};
-  check_problem(none, NULL, PD_NAMES_EMPTY, "the table has no names", "empty");
+  check_problem(none, 0, NULL, PD_NAMES_EMPTY, "the table has no names",
+                "empty");
 
-  /* A typo in a corrupt table: the table is the cause to fix first. */
+  /* A typo in a corrupt table: the path's own problem first, then the
+   * table's. */
   nm = names_of(dup);
   IS_INT(diagnose(nm, snap, "\\Procesor(*)\\% Processor Time"),
          PD_VERDICT_NAMES_TABLE_CORRUPT, "typo, corrupt table: corrupt");
   IS_STR(dg.fix,
-         "the name table is inconsistent: index 238 is both \"Processor\" "
-         "and \"CPU\"; rebuild it with lodctr /R (then winmgmt /resyncperf). "
-         "Also: object \"Procesor\" is not in the name table: a typo, or its "
+         "object \"Procesor\" is not in the name table: a typo, or its "
          "provider is not registered (lodctr /Q lists them, lodctr /R "
-         "rebuilds the table)",
-         "... the fix names the problem, lodctr /R, then the typo (CPU is "
-         "5 edits away: no suggestion)");
+         "rebuilds the table). Also, the name table is inconsistent: index "
+         "238 is both \"Processor\" and \"CPU\"; rebuild it with lodctr /R "
+         "(then winmgmt /resyncperf)",
+         "... the fix names the typo first (CPU is 5 edits away: no "
+         "suggestion), then the table's problem and lodctr /R");
   IS_INT(diagnose(nm, snap, "\\238(*)\\6"), PD_VERDICT_OK,
          "a path that matches stays ok in a corrupt table");
+  pd_names_free(nm);
+}
+
+/* A table shaped like a real host's (a Windows Server table: "1", "1847",
+ * then 10,127 pairs reaching 21096): the good names, then "Counter N" for
+ * every even N from 1848 to 21096. */
+static pd_names *real_shaped(void) {
+  table_len = 0;
+  for (const char *const *p = good; *p; p++)
+    put(*p == good[1] ? "1847" : *p);
+  char index[12], name[24];
+  for (unsigned n = 1848; n <= 21096; n += 2) {
+    snprintf(index, sizeof index, "%u", n);
+    snprintf(name, sizeof name, "Counter %u", n);
+    put(index);
+    put(name);
+  }
+  return parse_table();
+}
+
+static void test_real_shaped(pd_snapshot *snap) {
+  pd_names *nm = real_shaped();
+  IS_INT(pd_names_count(nm), 8 + 9625, "8 names and 9,625 above 1847");
+  pd_names_check c;
+  OK(pd_names_check_table(nm, 0, snap, &c),
+     "\"1\", \"1847\" under index 21096, Last Counter unknown: consistent");
+  OK(pd_names_check_table(nm, 21096, snap, &c),
+     "... and with Perflib's Last Counter 21096: consistent");
+
+  /* A typo is a typo: unknown-name with its suggestion, nothing more. */
+  IS_INT(diagnose(nm, snap, "\\Processor(_Total)\\% Procesor Time"),
+         PD_VERDICT_UNKNOWN_NAME, "real-shaped table, counter typo: unknown");
+  IS_STR(dg.fix,
+         "counter \"% Procesor Time\" is not in the name table: a typo, or "
+         "its provider is not registered (lodctr /R rebuilds the table); did "
+         "you mean: % Processor Time?",
+         "... the fix is the typo's alone");
+  IS_INT(dg.suggestion_count, 1, "... one suggestion");
+  IS_INT(diagnose(nm, snap, "\\Procesor(*)\\% Processor Time"),
+         PD_VERDICT_UNKNOWN_NAME, "real-shaped table, object typo: unknown");
+  IS_STR(dg.suggestions[0], "Processor", "... Processor suggested first");
+
+  /* The same typo where the registry's Last Counter is known. */
+  pd_source_state known = {.failure = PD_SOURCE_ANSWERED,
+                           .last_counter = 21096};
+  pd_error err = {0};
+  pd_diagnose("\\Processor(_Total)\\% Procesor Time", nm, snap, &known, &dg,
+              &err);
+  IS_INT(dg.verdict, PD_VERDICT_UNKNOWN_NAME,
+         "Last Counter 21096 known, the same typo: unknown-name");
+  known.last_counter = 20000;
+  pd_diagnose("\\Processor(_Total)\\% Procesor Time", nm, snap, &known, &dg,
+              &err);
+  IS_INT(dg.verdict, PD_VERDICT_NAMES_TABLE_CORRUPT,
+         "Last Counter 20000 known, index 21096 in use: names-table-corrupt");
+  IS_STR(dg.fix,
+         "counter \"% Procesor Time\" is not in the name table: a typo, or "
+         "its provider is not registered (lodctr /R rebuilds the table); did "
+         "you mean: % Processor Time? Also, the name table is inconsistent: "
+         "Perflib's Last Counter 20000 is below index 21096 in use; rebuild "
+         "it with lodctr /R (then winmgmt /resyncperf)",
+         "... the typo first, then the table's problem");
   pd_names_free(nm);
 }
 
@@ -277,6 +370,7 @@ int main(void) {
   test_verdicts(nm, snap);
   test_failures(nm);
   test_tables(snap);
+  test_real_shaped(snap);
   pd_names_free(nm);
   pd_snapshot_free(snap);
   free(blob);

@@ -181,6 +181,39 @@ static void test_read_errors(void) {
   unlink(path);
 }
 
+/* DIR/last-counter: Perflib's Last Counter of the captured host. */
+static void test_last_counter(void) {
+  wp_source *s = open_err(dir, false);
+  IS_INT(wp_source_last_counter(s), 0, "no last-counter file: 0 (unknown)");
+  s->destroy(s);
+  write_file("last-counter", "21096\n");
+  s = open_err(dir, false);
+  IS_INT(wp_source_last_counter(s), 21096, "last-counter 21096");
+  s->destroy(s);
+  write_file("last-counter", "4294967295");
+  s = open_err(dir, false);
+  IS_INT(wp_source_last_counter(s), 4294967295u, "last-counter 2^32-1");
+  s->destroy(s);
+  static const char *const bad[] = {"",    "0\n", "4294967296",
+                                    "12x", "-4",  "1847 1847"};
+  char want[160];
+  snprintf(want, sizeof(want),
+           "%s/last-counter: not Perflib's Last Counter (one line, a decimal "
+           "number from 1 to 4294967295)",
+           dir);
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    write_file("last-counter", bad[i]);
+    s = open_err(dir, false);
+    OK(s == NULL, "last-counter \"%s\": the capture is refused", bad[i]);
+    IS_STR(err, want, "  ... naming the file and the reason");
+    if (s != NULL)
+      s->destroy(s);
+  }
+  char path[128];
+  snprintf(path, sizeof(path), "%s/last-counter", dir);
+  unlink(path);
+}
+
 int main(void) {
   snprintf(dir, sizeof(dir), "/tmp/wp-replay-XXXXXX");
   if (mkdtemp(dir) == NULL) {
@@ -190,6 +223,7 @@ int main(void) {
   test_open_errors();
   test_order_and_loop();
   test_read_errors();
+  test_last_counter();
   char cmd[128];
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
   if (system(cmd) != 0)

@@ -6,9 +6,10 @@
 # (tests/remote/perfmon_tdb.py: 2 Processor with instances 0 and 1,
 # 8 System, 14 Thread) plus a name 18 "Memory" that is no object: in the
 # Counter table, absent from every answer. Samba serves names.tdb's "1" as
-# the table's "1" pair, which Windows makes the highest index in use (Last
-# Counter, doc/format.md 4.1): it is set to 19, else doctor would rightly
-# call the table inconsistent. Expected lines by hand:
+# the table's "1" pair and walks the indices 2 .. 2 * that count: it is set
+# to 19 so that 18 is served (the pair itself is no Last Counter, doc/
+# format.md 4.1, and doctor checks none for a remote host). Expected lines
+# by hand:
 #   \System\Processes               ok, 1 counter
 #   \Processor(*)\% Processor Time  ok, 2 counters (instances 0 and 1)
 #   \Memory\Available Bytes         object-absent (index 18)

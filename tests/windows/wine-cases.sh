@@ -152,8 +152,9 @@ check $? "... because object 238 of the answer has no name in Wine's table"
 # ------------------------------------------------ names on Wine's tables
 # Wine answers "Counter" (HKEY_PERFORMANCE_TEXT and _NLSTEXT) with a fixed
 # table (dlls/kernelbase/registry.c, query_perf_names); its registry keeps
-# the same under Perflib\009, read here with Wine's reg.exe. The "1" pair is
-# Last Counter (format.md 4.1), not a name: winperf names lists the others.
+# the same under Perflib\009, read here with Wine's reg.exe. The leading "1"
+# pair is a historical constant (format.md 4.1), not a name: winperf names
+# lists the others.
 wrun reg query 'HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib\009' \
   /v Counter >"$TMP/reg009.txt" 2>&1
 check $? "reg query Perflib\\009 /v Counter"
@@ -161,7 +162,7 @@ want=$(sed -n 's/^ *Counter *REG_MULTI_SZ *//p' "$TMP/reg009.txt" |
   awk '{ n = split($0, a, /\\0/)
          for (i = 3; i + 1 <= n; i += 2) printf "%s\t%s\n", a[i], a[i + 1] }')
 is "$want" "$(printf '1846\tEnd Marker')" \
-  "Wine's Perflib\\009 Counter: Last Counter 1847, then 1846 End Marker"
+  "Wine's Perflib\\009 Counter: the leading \"1\" pair, then 1846 End Marker"
 names_run() {
   wrun "$EXE" names "$@" >"$TMP/names.txt" 2>"$TMP/names.err"
   rc=$?
