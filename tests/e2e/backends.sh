@@ -13,8 +13,9 @@
 #
 # Times: the capture's sample k is stamped T0 + k (Timestamp "sample",
 # tests/e2e/backends_capture.c), T0 a few seconds before collectd starts;
-# collectd replays one sample every 0.5 s and Prometheus scrapes every
-# 200 ms, so every sample is stored at its own second everywhere. Every
+# collectd replays one sample a second and Prometheus scrapes every 200 ms
+# (each value is scraped about 5 times, so a slow scrape loses none), so
+# every sample is stored at its own second everywhere. Every
 # query is evaluated at E = T0 + 11, the last sample, over the 300 s before
 # it: no result depends on how fast anything ran. Expected values are by
 # hand from the capture's raw values (its header).
@@ -87,7 +88,7 @@ printf 'username = nobody\npassword = nothing\n' >"$E2E_DIR/down.cred"
 chmod 600 "$E2E_DIR/down.cred"
 
 cat >"$E2E_DIR/collectd.conf" <<EOF
-$(e2e_conf_globals backends-collectd 0.5)
+$(e2e_conf_globals backends-collectd 1)
 MaxReadInterval 1
 
 LoadPlugin logfile
@@ -208,7 +209,8 @@ e2e_ok $? "InfluxDB holds the last sample"
 e2e_wait_for 60 down_everywhere
 e2e_ok $? "the failing <Host> downhost's self-metrics reached every backend"
 # VictoriaMetrics answers with data older than -search.latencyOffset only.
-e2e_wait_for 10 test "$(date +%s)" -gt $((E + 2))
+past() { [ "$(date +%s)" -gt "$1" ]; }
+e2e_wait_for 10 past $((E + 2))
 
 # ---------------------------------------------- exact values, rate()
 # promql_is BASE WHAT QUERY WANT: the instant query's values at E.
