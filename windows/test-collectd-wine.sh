@@ -146,6 +146,6 @@ e2e_is "$(distinct count-objects)" "3 " "self-metrics: count-objects 3"
 e2e_is "$(distinct count-instances)" "7 " "self-metrics: count-instances 7"
 e2e_is "$(distinct count-values)" "18 " "self-metrics: count-values 18"
 e2e_is "$(distinct count-unmatched_paths)" "0 " "self-metrics: count-unmatched_paths 0"
-e2e_is "$(values winperf-self.derive-errors | sort -u | tr '\n' ' ')" "0 " \
-  "self-metrics: derive-errors 0"
+e2e_is "$(values winperf-self.count-errors | sort -u | tr '\n' ' ')" "0 " \
+  "self-metrics: count-errors 0"
 e2e_done

@@ -141,6 +141,13 @@ const char *cli_opt_value(const char *arg, const char *name, int argc,
 void cli_print_results(FILE *out, const cli_common *opt, const pd_result *res,
                        size_t n);
 
+/* One result as cli_print_results' JSON object (the keys of winperf(1)
+ * OUTPUT), written into w: for commands that nest results in their own
+ * JSON (winperf blg --json). */
+struct json_writer;
+void cli_print_result(struct json_writer *w, const cli_common *opt,
+                      const pd_result *r);
+
 /* One-line error for a counter path pd_selection_add rejected: "PATH:
  * column N: reason". Returns CLI_EXIT_ERROR. */
 int cli_path_error(const char *path, const pd_error *err);

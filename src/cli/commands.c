@@ -67,10 +67,19 @@ static const cli_option_doc interval_opt[] = {
 static const cli_option_doc remote_opts[] = {
     {"--remote HOST",
      "read the Windows host HOST over MS-RRP (winperf-remote-helper)"},
-    {"--port N", "SMB port (default 445)"},
+    {"--port N", "SMB port (default 445, always passed: never 139 first)"},
     {"--user [DOMAIN\\]NAME", "the account to log on as"},
+    {"--domain NAME", "the account's domain (as the plugin's Domain)"},
+    {"--encrypt", "require SMB3 encryption (as the plugin's Encrypt)"},
     {"--credentials FILE", "smbclient -A style credentials (else "
                            "WINPERF_REMOTE_USER, _PASSWORD, _DOMAIN)"},
+    {"--auth ntlm|kerberos|negotiate",
+     "how to log on (default ntlm, or kerberos with --keytab or --ccache)"},
+    {"--principal NAME", "the Kerberos principal (svc-perf@CORP.EXAMPLE)"},
+    {"--keytab FILE", "Kerberos: the principal's keytab (mode 0600)"},
+    {"--ccache FILE:PATH", "Kerberos: a ticket cache of yours (never "
+                           "written)"},
+    {"--krb5-config FILE", "Kerberos: another krb5.conf than the system's"},
     {"--timeout S", "connect and query timeout in seconds"},
     {"--buffer-size BYTES", "the first query buffer (default 256 KiB)"},
     {"--helper PATH", "the helper program to run"},
@@ -115,6 +124,23 @@ static const cli_option_doc names_opts[] = {
     {NULL, NULL},
 };
 
+static const cli_option_doc blg_opts[] = {
+    {"--list", "the log's machines, counters, sample count and time range "
+               "(the default)"},
+    {"--csv", "what `relog FILE -f csv` writes: PDH-CSV, local times"},
+    {"--json", "the query results of every sample, with its time"},
+    {"--counter PATH", "only counters PATH matches (repeatable; wildcards)"},
+    {"--begin TIME", "from this local time (YYYY-MM-DD HH:MM[:SS] or "
+                     "MM/DD/YYYY HH:MM[:SS])"},
+    {"--end TIME", "up to this local time"},
+    {"--graphite HOST:PORT", "send every value to Graphite's plaintext port"},
+    {"--influx-udp HOST:PORT", "send every value to InfluxDB's UDP input "
+                               "(line protocol)"},
+    {"--tz-name NAME", "the zone name of the CSV header (the log holds an "
+                       "indirect one: @tzres.dll,-N)"},
+    {NULL, NULL},
+};
+
 static const cli_option_doc doctor_opts[] = {
     {"--counters FILE", "the paths of the plugin's counters file (YAML, or "
                         "one path a line)"},
@@ -123,6 +149,21 @@ static const cli_option_doc doctor_opts[] = {
                          "known"},
     {NULL, NULL},
 };
+
+#ifdef WINPERF_YAML
+static const cli_option_doc shard_opts[] = {
+    {"--hosts FILE", "the host inventory (a HostsFile)"},
+    {"--of N", "the number of pollers (Shard \"K/N\")"},
+    {NULL, NULL},
+};
+
+static const cli_option_doc hosts_opts[] = {
+    {"--check FILE", "the host inventory (a HostsFile) to check"},
+    {"--config FILE", "collectd.conf: its <Plugin winperf> block's defaults, "
+                      "Shard, <Host> blocks and other HostsFile"},
+    {NULL, NULL},
+};
+#endif
 
 /* --------------------------------------------------------------- table */
 
@@ -141,6 +182,13 @@ static const cli_command commands[] = {
      "[--metric-names pdh|clean] [OLDER] NEWER PATH...",
      "the formatted value of every counter the paths match",
      {common_opts, calc_opts}},
+    {"blg",
+     NULL,
+     cmd_blg,
+     "[OPTIONS] FILE.blg",
+     "a Perfmon binary log: list it, convert it (CSV as relog, JSON) or send "
+     "it to Graphite or InfluxDB",
+     {blg_opts, calc_opts, common_opts}},
     {"names",
      NULL,
      cmd_names,
@@ -165,6 +213,22 @@ static const cli_command commands[] = {
 #endif
      "why each counter path matches or not: one verdict and its fix per path",
      {doctor_opts, common_opts, LIVE_HOST_OPTS}},
+#ifdef WINPERF_YAML
+    {"shard",
+     NULL,
+     cmd_shard,
+     "--hosts FILE --of N",
+     "which of N pollers polls each host of an inventory (HOST<TAB>K; "
+     "rendezvous hashing, doc/sizing.md)",
+     {shard_opts, help_opt}},
+    {"hosts",
+     NULL,
+     cmd_hosts,
+     "--check FILE [--config collectd.conf]",
+     "every host's resolved settings, where each comes from, and its shard; "
+     "exit 1 on any error (collectd -t does not check them)",
+     {hosts_opts, help_opt}},
+#endif
 #ifdef WINPERF_REMOTE
     {"query",
      cli_remote_wanted,

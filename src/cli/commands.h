@@ -44,12 +44,22 @@ int cmd_remote(int argc, char **argv);
 /* True when the command line has --remote (or --remote=HOST). */
 bool cli_remote_wanted(int argc, char **argv);
 struct wp_remote_options;
-/* A REMOTE OPTION at argv[*i] (--remote, --port, --user, --credentials,
- * --helper, --timeout, --buffer-size) into *o: 1 handled (*i past its
- * value), 0 not one, -1 a bad value (reported). */
+/* A REMOTE OPTION at argv[*i] (--remote, --port, --user, --domain,
+ * --encrypt, --credentials, --helper, --timeout, --buffer-size) into *o: 1
+ * handled (*i past its value), 0 not one, -1 a bad value (reported). */
 int cli_remote_option(int argc, char **argv, int *i,
                       struct wp_remote_options *o);
 #endif
+
+#ifdef WINPERF_YAML
+/* fleet_commands.c: a fleet's inventory, offline: `shard --hosts FILE --of
+ * N` and `hosts --check FILE [--config collectd.conf]`. */
+int cmd_shard(int argc, char **argv);
+int cmd_hosts(int argc, char **argv);
+#endif
+
+/* blg.c: a Perfmon binary log listed, converted or sent. */
+int cmd_blg(int argc, char **argv);
 
 /* names.c: the Counter name table: index, English and local name. */
 int cmd_names(int argc, char **argv);

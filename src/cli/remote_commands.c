@@ -8,9 +8,14 @@
  *   winperf capture --remote HOST [REMOTE OPTIONS] --dir DIR [--count N]
  *       [--interval S] [--objects "238 2"]
  *       the replay format: 000001.blob, ... and names.multisz.
- * REMOTE OPTIONS: --port N, --user [DOMAIN\]NAME, --credentials FILE
- * (smbclient -A format; else WINPERF_REMOTE_USER/_PASSWORD/_DOMAIN),
- * --timeout S (connect and query), --buffer-size BYTES, --helper PATH.
+ * REMOTE OPTIONS: --port N (default 445, always passed to the helper),
+ * --user [DOMAIN\]NAME, --domain NAME, --credentials FILE (smbclient -A
+ * format; else WINPERF_REMOTE_USER/_PASSWORD/_DOMAIN), --encrypt (require
+ * SMB3 encryption), --auth ntlm|kerberos|negotiate, --principal NAME,
+ * --keytab FILE, --ccache FILE:PATH, --krb5-config FILE (Kerberos; the
+ * helper's caches go to a private directory under $TMPDIR, removed when it
+ * ends), --timeout S (connect and query), --buffer-size BYTES, --helper
+ * PATH: what the plugin's <Host> options do.
  * See doc/winperf-remote.md.
  *
  * Fetches blobs from a Windows host through the remote source
@@ -65,8 +70,23 @@ int cli_remote_option(int argc, char **argv, int *i,
     o->port = (unsigned)d;
   } else if ((v = cli_opt_value(arg, "--user", argc, argv, i)) != NULL) {
     o->user = v;
+  } else if ((v = cli_opt_value(arg, "--domain", argc, argv, i)) != NULL) {
+    o->domain = v;
+  } else if (strcmp(arg, "--encrypt") == 0) {
+    o->encrypt = 1; /* no value */
+    return 1;
   } else if ((v = cli_opt_value(arg, "--credentials", argc, argv, i)) != NULL) {
     o->credentials_file = v;
+  } else if ((v = cli_opt_value(arg, "--auth", argc, argv, i)) != NULL) {
+    o->auth = v; /* checked with the rest by wp_remote_source_new */
+  } else if ((v = cli_opt_value(arg, "--principal", argc, argv, i)) != NULL) {
+    o->principal = v;
+  } else if ((v = cli_opt_value(arg, "--keytab", argc, argv, i)) != NULL) {
+    o->keytab = v;
+  } else if ((v = cli_opt_value(arg, "--ccache", argc, argv, i)) != NULL) {
+    o->ccache = v;
+  } else if ((v = cli_opt_value(arg, "--krb5-config", argc, argv, i)) != NULL) {
+    o->krb5_config = v;
   } else if ((v = cli_opt_value(arg, "--helper", argc, argv, i)) != NULL) {
     o->helper = v;
   } else if ((v = cli_opt_value(arg, "--timeout", argc, argv, i)) != NULL) {

@@ -63,8 +63,8 @@ static void uint_or_null(json_writer *w, const char *key, bool has,
     json_null(w);
 }
 
-static void print_result(json_writer *w, const cli_common *opt,
-                         const pd_result *r) {
+void cli_print_result(json_writer *w, const cli_common *opt,
+                      const pd_result *r) {
   char buf[64];
   static shown s; /* large: not on the stack */
   show(&s, opt, r);
@@ -106,7 +106,7 @@ void cli_print_results(FILE *out, const cli_common *opt, const pd_result *res,
   json_init(&w, out);
   json_begin_array(&w);
   for (size_t i = 0; i < n; i++)
-    print_result(&w, opt, &res[i]);
+    cli_print_result(&w, opt, &res[i]);
   json_end_array(&w);
   json_finish(&w);
 }

@@ -14,6 +14,8 @@ wp_ctx *wp_ctx_new(wp_source_kind kind) {
   c->opt.calc.multi_timer = PD_MULTI_TIMER_RESKIT;
   c->opt.self_metrics = true;
   c->hosts_per_helper = 1;
+  c->group = -1;
+  c->iv_fault = -1;
   return c;
 }
 
@@ -35,6 +37,9 @@ void wp_ctx_free(void *ctx) {
   if (c->src != NULL)
     c->src->destroy(c->src);
   wp_source_shared_helper_release(c->shared);
+  if (c->on_free != NULL) /* a fleet's host: its turn, its places, its ref */
+    c->on_free(c);
+  free(c->auth_error);
   wp_counter_state st = {c->sel, c->rt, c->paths, c->path_count};
   wp_counter_state_free(&st, c->counters.count);
   pd_names_free(c->names);
@@ -55,6 +60,11 @@ void wp_ctx_free(void *ctx) {
   free(c->domain);
   free(c->password_file);
   free(c->helper);
+  free(c->auth);
+  free(c->principal);
+  free(c->keytab);
+  free(c->ccache);
+  free(c->krb5_config);
   free(c);
 }
 

@@ -19,7 +19,9 @@
 #include "aggregate.h"
 #include "backoff.h"
 #include "cardinality.h"
+#include "connects.h"
 #include "counters_yaml.h"
+#include "file_id.h"
 #include "name_cache.h"
 #include "naming.h"
 #include "open.h"
@@ -27,6 +29,9 @@
 #include "source.h"
 
 #define PLUGIN "winperf"
+
+/* FILETIME epoch (1601) to Unix epoch (1970) in 100 ns units. */
+#define WP_EPOCH_DIFF_100NS 116444736000000000LL
 
 /* Timestamp: the source kind's default, collectd's clock, the blob's. */
 enum { WP_TS_DEFAULT = 0, WP_TS_NOW, WP_TS_SAMPLE };
@@ -65,12 +70,6 @@ typedef struct wp_path_ref {
   bool object_is_index;
 } wp_path_ref;
 
-/* What tells a changed CountersFile (reload.h). */
-typedef struct wp_file_id {
-  int64_t mtime_s, mtime_ns, size;
-  uint64_t ino, dev; /* 0 where the platform has none */
-} wp_file_id;
-
 /* What a context measured about itself (self_metrics.h): this interval's
  * readings, reset at its start, and the errors since the start. */
 typedef struct wp_self {
@@ -87,15 +86,20 @@ typedef struct wp_ctx {
   /* configuration */
   wp_source_kind kind;
   char *counters_file;
-  char *replay_dir;
+  char *replay_dir; /* a capture directory or a .blg */
   bool replay_loop;
-  char *host; /* NULL: hostname_g; a <Host> block: its name */
+  bool replay_loop_set; /* ReplayLoop given (a .blg does not loop unless) */
+  int replay_speed;     /* ReplaySpeed: samples per read (default 1) */
+  char *host;           /* NULL: hostname_g; a <Host> block: its name */
   wp_options opt;
   /* a <Host> block: the remote source's settings (src/source/remote.h) */
   char *address, *user, *domain, *password_file, *helper;
   unsigned port;
   unsigned connect_timeout_ms, query_timeout_ms; /* 0: the source's */
   bool encrypt;
+  /* how it logs on (src/remote/auth.h: "ntlm", "kerberos", "negotiate")
+   * and Kerberos' credential source (NULL: not given) */
+  char *auth, *principal, *keytab, *ccache, *krb5_config;
   /* <Plugin winperf>'s HostsPerHelper (1: a helper per host); a <Host>'s
    * helper when it shares one (a reference; NULL: its own) */
   unsigned hosts_per_helper;
@@ -147,6 +151,25 @@ typedef struct wp_ctx {
   int fresh_cur;      /* cur when they were added */
   wp_self self;
   bool warned_source_cause; /* wp_counters_source_failed said why */
+  /* a remote host of a fleet (fleet.h): the fleet (a reference), its
+   * shared helper group (-1: none), its credential (credentials.h) */
+  struct wp_fleet *fleet;
+  int group;
+  struct wp_cred *cred;
+  uint64_t auth_retry;               /* AuthRetryInterval (cdtime_t) */
+  wp_connects *connects;             /* MaxConcurrentConnects: the fleet's */
+  void (*on_free)(struct wp_ctx *c); /* the fleet's: the host leaves */
+  bool cred_held;                    /* wp_cred_enter let this interval go */
+  bool connect_held; /* a MaxConcurrentConnects place is taken */
+  int iv_fault;      /* this interval's first source failure, or -1 */
+  bool iv_ok;        /* a request succeeded this interval */
+  bool auth_paused;  /* self-metric: its credential is paused */
+  char *auth_error;  /* the refusal's message, for the one log line */
+  /* MaxClockSkew (seconds; 0: none, a local or replay block) and the last
+   * sample's offset from collectd's clock */
+  double max_clock_skew;
+  bool has_skew, skewed;
+  double clock_skew;
 } wp_ctx;
 
 /* A list's selection and per-entry state, built beside the one in use (a

@@ -413,7 +413,7 @@ size_t wp_counters_dispatch(wp_ctx *c, const pd_result *res, size_t count) {
 static pd_source_failure failure_cause(const wp_ctx *c, const char *err) {
   if (c->kind == WP_SOURCE_REMOTE) {
     wp_source_fault fault = wp_source_last_fault(c->src);
-    if (fault == WP_SOURCE_FAULT_AUTH)
+    if (fault == WP_SOURCE_FAULT_AUTH || fault == WP_SOURCE_FAULT_ACCESS)
       return PD_SOURCE_ACCESS_DENIED;
     if (fault == WP_SOURCE_FAULT_CONNECT &&
         strstr(err, "has no \\pipe\\winreg") != NULL)

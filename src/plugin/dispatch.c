@@ -9,9 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-/* FILETIME epoch (1601) to Unix epoch (1970) in 100 ns units. */
-#define WP_EPOCH_DIFF_100NS 116444736000000000LL
-
 /* The value in the data source's type; false when it cannot carry it. */
 static bool to_value(const pd_result *r, bool raw, double scale, int ds_type,
                      value_t *v) {
@@ -194,7 +191,7 @@ static bool dispatch(wp_ctx *c, const pd_result *r, bool raw) {
     return false;
   vl.values = &v;
   vl.values_len = 1;
-  if (c->sample_time && r->time_100ns > WP_EPOCH_DIFF_100NS) {
+  if (c->sample_time && !c->skewed && r->time_100ns > WP_EPOCH_DIFF_100NS) {
     uint64_t ns = (uint64_t)(r->time_100ns - WP_EPOCH_DIFF_100NS) * 100u;
     vl.time = NS_TO_CDTIME_T(ns);
   } /* else 0: collectd stamps it now */

@@ -4,8 +4,18 @@
  */
 #include "open_source.h"
 #include "counters.h"
+#include "replay_blg.h"
+
+#include <string.h>
+
+#include "collectd/core/daemon/configfile.h"
 
 int wp_ctx_open_source(wp_ctx *c) {
+  /* A log is history: replayed once, unless ReplayLoop says otherwise
+   * (collectd drops a value older than the last one of its series). */
+  if (c->replay_dir != NULL && wp_replay_is_blg(c->replay_dir) &&
+      !c->replay_loop_set)
+    c->replay_loop = false;
   wp_source_spec spec = {
       .kind = c->kind,
       .replay_dir = c->replay_dir,
@@ -21,6 +31,13 @@ int wp_ctx_open_source(wp_ctx *c) {
               .connect_timeout_ms = c->connect_timeout_ms,
               .query_timeout_ms = c->query_timeout_ms,
               .encrypt = c->encrypt,
+              .auth = c->auth,
+              .principal = c->principal,
+              .keytab = c->keytab,
+              .ccache = c->ccache,
+              .krb5_config = c->krb5_config,
+              /* Kerberos caches: a private directory under BaseDir */
+              .krb5_parent = global_option_get("BaseDir"),
               .shared = c->shared,
           },
   };
@@ -39,6 +56,8 @@ int wp_ctx_open_source(wp_ctx *c) {
     c->sample_time = c->opt.timestamp == WP_TS_SAMPLE;
   else
     c->sample_time = c->opt.timestamp != WP_TS_NOW;
+  if (wp_replay_blg_machine(c->src) != NULL)
+    return wp_ctx_open_blg(c);
   return 0;
 }
 
@@ -52,4 +71,28 @@ int wp_ctx_start(wp_ctx *c) {
   if (wp_counters_select(c) != 0) /* pairing, an entry's pair_by too */
     return -1;
   return wp_ctx_open_source(c);
+}
+
+int wp_ctx_open_blg(wp_ctx *c) {
+  /* A Perfmon log is history: its values keep their own times unless
+   * Timestamp "now" says otherwise, under the logged machine's name unless
+   * Host gives one. */
+  c->sample_time = c->opt.timestamp != WP_TS_NOW;
+  const char *machine = wp_replay_blg_machine(c->src);
+  if (c->host == NULL && (c->host = strdup(machine)) == NULL) {
+    ERROR(PLUGIN ": out of memory");
+    return -1;
+  }
+  char first[300] = "";
+  size_t warnings = wp_replay_blg_warnings(c->src, first, sizeof first);
+  if (warnings > 0)
+    WARNING(PLUGIN ": %s: %zu warnings reading the log, the first: %s",
+            c->replay_dir, warnings, first);
+  size_t machines = wp_replay_blg_machines(c->src);
+  INFO(PLUGIN ": %s: replaying machine %s as host \"%s\"%s, %d sample(s) a "
+              "read",
+       c->replay_dir, machine, c->host,
+       machines > 1 ? " (the log has other machines: not replayed)" : "",
+       c->replay_speed > 1 ? c->replay_speed : 1);
+  return 0;
 }

@@ -4,6 +4,7 @@
  */
 #include "options.h"
 #include "counters.h"
+#include "inventory.h"
 #include "reload.h"
 
 #include "collectd/core/utils/common/common.h"
@@ -25,20 +26,6 @@ static int config_enum(oconfig_item_t *ci, const char *const *names, int n,
         names[1]);
   free(s);
   return -1;
-}
-
-/* Seconds (a number) into milliseconds, 1 ms .. 1 h. */
-static int config_ms(oconfig_item_t *ci, unsigned *out) {
-  double sec = 0;
-  if (cf_util_get_double(ci, &sec) != 0)
-    return -1;
-  if (!(sec >= 0.001 && sec <= 3600)) {
-    ERROR(PLUGIN ": %s %g: expected seconds between 0.001 and 3600", ci->key,
-          sec);
-    return -1;
-  }
-  *out = (unsigned)(sec * 1000 + 0.5);
-  return 0;
 }
 
 /* An option of wp_options that a <Host> block may set too. 0 or -1 when it
@@ -92,134 +79,166 @@ static bool is_host_block(const oconfig_item_t *child) {
   return strcasecmp(child->key, "Host") == 0 && child->children_num > 0;
 }
 
-/* One option of a <Host "name"> block. */
-static int host_option(wp_ctx *c, oconfig_item_t *child, const char *name) {
-  const char *k = child->key;
-  int status = shared_option(child, &c->opt);
-  if (status <= 0)
-    return status;
-  if (strcasecmp(k, "Address") == 0)
-    return cf_util_get_string(child, &c->address);
-  if (strcasecmp(k, "Port") == 0) {
-    int v = cf_util_get_port_number(child);
-    c->port = (unsigned)v;
-    return v > 0 ? 0 : -1;
-  }
-  if (strcasecmp(k, "User") == 0)
-    return cf_util_get_string(child, &c->user);
-  if (strcasecmp(k, "Domain") == 0)
-    return cf_util_get_string(child, &c->domain);
-  if (strcasecmp(k, "PasswordFile") == 0 ||
-      strcasecmp(k, "CredentialsFile") == 0)
-    return cf_util_get_string(child, &c->password_file);
-  if (strcasecmp(k, "CountersFile") == 0)
-    return cf_util_get_string(child, &c->counters_file);
-  if (strcasecmp(k, "Interval") == 0)
-    return cf_util_get_cdtime(child, &c->interval);
-  if (strcasecmp(k, "Timeout") == 0) {
-    status = config_ms(child, &c->connect_timeout_ms);
-    c->query_timeout_ms = c->connect_timeout_ms;
-    return status;
-  }
-  if (strcasecmp(k, "ConnectTimeout") == 0)
-    return config_ms(child, &c->connect_timeout_ms);
-  if (strcasecmp(k, "QueryTimeout") == 0)
-    return config_ms(child, &c->query_timeout_ms);
-  if (strcasecmp(k, "Encrypt") == 0)
-    return cf_util_get_boolean(child, &c->encrypt);
-  if (strcasecmp(k, "RemoteHelper") == 0) {
-    free(c->helper);
-    c->helper = NULL;
-    return cf_util_get_string(child, &c->helper);
-  }
-  if (strcasecmp(k, "Password") == 0) {
-    /* Never in the config (world-readable, copied around): refuse. */
-    ERROR(PLUGIN ": <Host \"%s\">: a password never goes in collectd's "
-                 "configuration; put it in a file readable only by "
-                 "collectd and name it with PasswordFile",
-          name);
+/* An option of the host settings' table (src/config/host_settings.h) into
+ * s. 0, -1 (logged), or 1 when the option is not in the table. */
+static int table_option(oconfig_item_t *child, wp_host_settings *s,
+                        const char *block) {
+  int row = wp_hs_find_option(child->key);
+  if (row < 0)
+    return 1;
+  if (child->values_num != 1) {
+    ERROR(PLUGIN ": %s%s: expected one value", block, child->key);
     return -1;
   }
-  ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected "
-               "Address, Port, User, Domain, PasswordFile, CountersFile, "
-               "Interval, Timeout, ConnectTimeout, QueryTimeout, "
-               "Encrypt, Timestamp, PairBy, InstanceNames, MetricNames, "
-               "SelfMetrics or RemoteHelper)",
-        name, k);
-  return -1;
-}
-
-/* What a <Host> block takes from the enclosing block when it does not say. */
-static int host_defaults(wp_ctx *c, const wp_ctx *top, const char *name) {
-  if (c->counters_file == NULL) {
-    if (top->counters_file == NULL) {
-      ERROR(PLUGIN ": <Host \"%s\">: no CountersFile (give one in the block "
-                   "or in <Plugin winperf>)",
-            name);
-      return -1;
-    }
-    if ((c->counters_file = strdup(top->counters_file)) == NULL)
-      return -1;
+  const oconfig_value_t *ov = &child->values[0];
+  char num[64];
+  wp_cfg_value v = {.kind = WP_CFG_TEXT};
+  if (ov->type == OCONFIG_TYPE_STRING) {
+    v.text = ov->value.string;
+  } else if (ov->type == OCONFIG_TYPE_NUMBER) {
+    v.kind = WP_CFG_NUMBER;
+    v.number = ov->value.number;
+    snprintf(num, sizeof(num), "%.17g", ov->value.number);
+    v.text = num;
+  } else {
+    v.kind = WP_CFG_BOOL;
+    v.boolean = ov->value.boolean != 0;
   }
-  if (c->address == NULL && (c->address = strdup(name)) == NULL)
+  char why[300];
+  if (wp_hs_set_named(s, row, child->key, &v, why, sizeof(why)) != 0) {
+    ERROR(PLUGIN ": %s%s", block, why);
     return -1;
+  }
   return 0;
 }
 
-/* One <Host "name"> block: a context of its own. top holds the options of
- * the enclosing <Plugin winperf> block (the defaults). */
-static int config_host(oconfig_item_t *ci, const wp_ctx *top,
-                       wp_ctx **pending) {
+/* One <Host "name"> block: its settings go to the fleet (fleet.h), which
+ * makes its context once the whole block is read. */
+static int config_host(oconfig_item_t *ci, wp_fleet *fleet) {
   if (ci->values_num != 1 || ci->values[0].type != OCONFIG_TYPE_STRING ||
       ci->values[0].value.string[0] == '\0') {
     ERROR(PLUGIN ": <Host> needs one name: <Host \"name\">");
     return -1;
   }
   const char *name = ci->values[0].value.string;
-  for (const wp_ctx *o = *pending; o != NULL; o = o->next_pending) {
-    if (o->kind == WP_SOURCE_REMOTE && strcasecmp(o->host, name) == 0) {
-      ERROR(PLUGIN ": <Host \"%s\"> is configured twice", name);
-      return -1;
+  const char *why = NULL;
+  if (!wp_host_name_ok(name, &why)) {
+    ERROR(PLUGIN ": <Host \"%s\">: %s", name, why);
+    return -1;
+  }
+  char block[DATA_MAX_NAME_LEN + 16];
+  snprintf(block, sizeof(block), "<Host \"%s\">: ", name);
+  wp_host_settings s = {0};
+  int status = 0;
+  for (int i = 0; i < ci->children_num && status == 0; i++) {
+    oconfig_item_t *child = ci->children + i;
+    if (strcasecmp(child->key, "Password") == 0) {
+      /* Never in the config (world-readable, copied around): refuse. */
+      ERROR(PLUGIN ": <Host \"%s\">: a password never goes in collectd's "
+                   "configuration; put it in a file readable only by "
+                   "collectd and name it with PasswordFile",
+            name);
+      status = -1;
+    } else if ((status = table_option(child, &s, block)) > 0) {
+      ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected "
+                   "Address, Port, User, Domain, PasswordFile, CountersFile, "
+                   "Interval, Timeout, ConnectTimeout, QueryTimeout, "
+                   "Encrypt, Timestamp, PairBy, InstanceNames, MetricNames, "
+                   "SelfMetrics, RemoteHelper or Auth)",
+            name, child->key);
+      status = -1;
     }
   }
-  wp_ctx *c = wp_ctx_new(WP_SOURCE_REMOTE);
-  if (c == NULL) {
+  if (status == 0 && wp_fleet_add_host(fleet, name, &s) != 0) {
     ERROR(PLUGIN ": <Host \"%s\">: out of memory", name);
-    return -1;
-  }
-  c->opt = top->opt;
-  c->host = strdup(name);
-  int status = c->host == NULL ? -1 : 0;
-  if (status == 0 && top->helper != NULL &&
-      (c->helper = strdup(top->helper)) == NULL)
     status = -1;
-  for (int i = 0; i < ci->children_num && status == 0; i++)
-    status = host_option(c, ci->children + i, name);
-  if (status == 0)
-    status = host_defaults(c, top, name);
-  if (status == 0)
-    status = wp_reload_read_first(c);
-  if (status != 0) {
-    wp_ctx_free(c);
-    return -1;
   }
-  ctx_queue(pending, c);
-  return 0;
+  wp_hs_free(&s);
+  return status;
+}
+
+/* The block's options that only a fleet has. 0, -1 (logged), or 1 when
+ * the option is none of them. */
+static int fleet_option(oconfig_item_t *child, wp_fleet *fleet) {
+  const char *k = child->key;
+  char *text = NULL;
+  double d = 0;
+  int v = 0;
+  if (strcasecmp(k, "HostsFile") == 0) {
+    if (cf_util_get_string(child, &text) != 0)
+      return -1;
+    int status = wp_fleet_add_inventory(fleet, text);
+    free(text);
+    return status;
+  }
+  if (strcasecmp(k, "Shard") == 0) {
+    if (cf_util_get_string(child, &text) != 0)
+      return -1;
+    int status = wp_fleet_set_shard(fleet, text);
+    free(text);
+    return status;
+  }
+  if (strcasecmp(k, "MaxClockSkew") == 0 ||
+      strcasecmp(k, "AuthRetryInterval") == 0) {
+    if (cf_util_get_double(child, &d) != 0)
+      return -1;
+    if (!(d >= 1 && d <= 31536000)) {
+      ERROR(PLUGIN ": %s %g: expected seconds from 1 to 31536000", k, d);
+      return -1;
+    }
+    wp_fleet_tune(fleet, strcasecmp(k, "MaxClockSkew") == 0 ? d : -1,
+                  strcasecmp(k, "MaxClockSkew") == 0 ? -1 : d, 0);
+    return 0;
+  }
+  if (strcasecmp(k, "MaxConcurrentConnects") == 0) {
+    if (cf_util_get_int(child, &v) != 0)
+      return -1;
+    if (v < 1 || v > 100000) {
+      ERROR(PLUGIN ": MaxConcurrentConnects %d: expected 1 to 100000", v);
+      return -1;
+    }
+    wp_fleet_tune(fleet, -1, -1, (unsigned)v);
+    return 0;
+  }
+  return 1;
 }
 
 /* One option of the <Plugin winperf> block itself. */
-static int plugin_option(wp_ctx *c, oconfig_item_t *child) {
+static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
   const char *k = child->key;
   int v = 0;
-  int status = shared_option(child, &c->opt);
+  if (strcasecmp(k, "Address") == 0) {
+    ERROR(PLUGIN ": Address belongs in a <Host> block or an inventory");
+    return -1;
+  }
+  /* The host settings' options are defaults for this block's hosts. */
+  int status = table_option(child, wp_fleet_defaults(fleet), "");
+  if (status < 0)
+    return -1;
+  bool host_default = status == 0;
+  if ((status = fleet_option(child, fleet)) <= 0)
+    return status;
+  status = shared_option(child, &c->opt);
   if (status <= 0)
     return status;
   if (strcasecmp(k, "CountersFile") == 0)
     return cf_util_get_string(child, &c->counters_file);
   if (strcasecmp(k, "Replay") == 0)
     return cf_util_get_string(child, &c->replay_dir);
-  if (strcasecmp(k, "ReplayLoop") == 0)
+  if (strcasecmp(k, "ReplayLoop") == 0) {
+    c->replay_loop_set = true;
     return cf_util_get_boolean(child, &c->replay_loop);
+  }
+  if (strcasecmp(k, "ReplaySpeed") == 0) {
+    if (cf_util_get_int(child, &v) != 0)
+      return -1;
+    if (v < 1 || v > 1000000) {
+      ERROR(PLUGIN ": ReplaySpeed %d: expected 1 to 1000000 samples a read", v);
+      return -1;
+    }
+    c->replay_speed = v;
+    return 0;
+  }
   if (strcasecmp(k, "ValueMode") == 0) {
     static const char *const modes[] = {"formatted", "raw"};
     status = config_enum(child, modes, 2, &v);
@@ -250,68 +269,26 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child) {
     c->hosts_per_helper = (unsigned)v;
     return 0;
   }
+  if (host_default) /* Port, User, Timeout...: for the hosts only */
+    return 0;
   ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
-               "ReplayLoop, ValueMode, Timestamp, PairBy, InstanceNames, "
-               "MetricNames, SelfMetrics, Host, MultiTimerFormula, Cap100, "
-               "RemoteHelper, HostsPerHelper or a <Host> block)",
+               "ReplayLoop, ReplaySpeed, ValueMode, Timestamp, PairBy, "
+               "InstanceNames, MetricNames, SelfMetrics, Host, "
+               "MultiTimerFormula, Cap100, RemoteHelper, HostsPerHelper, "
+               "HostsFile, Shard, MaxClockSkew, AuthRetryInterval, "
+               "MaxConcurrentConnects, a host default (Port, User, Domain, "
+               "PasswordFile, Timeout, ConnectTimeout, QueryTimeout, Encrypt, "
+               "Interval, Auth, Principal, Keytab, CCache, Krb5Config) or a "
+               "<Host> block)",
         k);
   return -1;
-}
-
-/* HostsPerHelper: the <Host> contexts after the first `skip` of the list
- * (this block's), in configuration order, share helpers `per` at a time;
- * hosts with different RemoteHelper programs never share one. Each
- * context holds a reference to its helper. 0, or -1 with the reason
- * logged. */
-static int share_helpers(wp_ctx *list, size_t skip, unsigned per) {
-  typedef struct group {
-    const char *program; /* NULL: the installed helper */
-    wp_remote_helper *h;
-    unsigned used;
-  } group;
-  size_t hosts = 0;
-  for (wp_ctx *c = list; c != NULL; c = c->next_pending)
-    hosts++;
-  group *g = calloc(hosts ? hosts : 1, sizeof(*g));
-  if (g == NULL) {
-    ERROR(PLUGIN ": out of memory");
-    return -1;
-  }
-  size_t groups = 0, i = 0;
-  int status = 0;
-  for (wp_ctx *c = list; c != NULL && status == 0; c = c->next_pending) {
-    if (i++ < skip || c->kind != WP_SOURCE_REMOTE)
-      continue;
-    size_t k = 0;
-    while (k < groups &&
-           (g[k].used == per || (g[k].program == NULL) != (c->helper == NULL) ||
-            (c->helper != NULL && strcmp(g[k].program, c->helper) != 0)))
-      k++;
-    if (k == groups) {
-      wp_error err = {0};
-      g[k].program = c->helper;
-      g[k].h = wp_source_shared_helper(c->helper, per, &err);
-      if (g[k].h == NULL) {
-        ERROR(PLUGIN ": HostsPerHelper: %s", err.message);
-        status = -1;
-        break;
-      }
-      groups++;
-    } else {
-      wp_source_shared_helper_ref(g[k].h);
-    }
-    g[k].used++;
-    c->shared = g[k].h; /* the creator's reference, or the one taken */
-  }
-  free(g);
-  return status;
 }
 
 /* The <Plugin winperf> block's own context, once its options are read:
  * whether there is one (only <Host> blocks: none), and whether it is
  * complete. */
-static int check_top(wp_ctx *c, int hosts, bool *local) {
-  *local = c->replay_dir != NULL || hosts == 0;
+static int check_top(wp_ctx *c, bool remote, bool *local) {
+  *local = c->replay_dir != NULL || !remote;
   if (c->replay_dir != NULL)
     c->kind = WP_SOURCE_REPLAY;
   if (!*local)
@@ -328,10 +305,12 @@ static int check_top(wp_ctx *c, int hosts, bool *local) {
   return wp_reload_read_first(c);
 }
 
-int wp_options_parse(oconfig_item_t *ci, wp_ctx **pending) {
+int wp_options_parse(oconfig_item_t *ci, wp_ctx **pending, wp_fleet **fleets) {
   wp_ctx *c = wp_ctx_new(WP_SOURCE_LOCAL);
-  if (c == NULL) {
+  wp_fleet *fleet = c ? wp_fleet_new(c) : NULL;
+  if (fleet == NULL) {
     ERROR(PLUGIN ": out of memory");
+    wp_ctx_free(c);
     return -1;
   }
   int status = 0;
@@ -340,24 +319,28 @@ int wp_options_parse(oconfig_item_t *ci, wp_ctx **pending) {
     if (is_host_block(ci->children + i))
       hosts++; /* after the other options: they are its defaults */
     else
-      status = plugin_option(c, ci->children + i);
+      status = plugin_option(c, ci->children + i, fleet);
   }
-  if (status == 0 && hosts > 0 && !wp_source_available(WP_SOURCE_REMOTE)) {
-    ERROR(PLUGIN ": <Host> blocks (remote collection) need the remote "
-                 "helper, which is not built on Windows");
-    status = -1;
-  }
-  size_t before = 0; /* contexts of earlier <Plugin winperf> blocks */
-  for (const wp_ctx *o = *pending; o != NULL; o = o->next_pending)
-    before++;
   for (int i = 0; i < ci->children_num && status == 0; i++)
     if (is_host_block(ci->children + i))
-      status = config_host(ci->children + i, c, pending);
-  if (status == 0 && hosts > 0 && c->hosts_per_helper > 1)
-    status = share_helpers(*pending, before, c->hosts_per_helper);
+      status = config_host(ci->children + i, fleet);
+  bool remote = !wp_fleet_empty(fleet);
+  if (status == 0 && remote && !wp_source_available(WP_SOURCE_REMOTE)) {
+    ERROR(PLUGIN ": <Host> blocks and HostsFile (remote collection) need "
+                 "the remote helper, which is not built on Windows");
+    status = -1;
+  }
+  if (status == 0 && remote) {
+    wp_fleet_top(fleet, c);
+    status = wp_fleet_configure(fleet, *fleets);
+  }
   bool local = false;
   if (status == 0)
-    status = check_top(c, hosts, &local);
+    status = check_top(c, remote, &local);
+  if (status == 0 && remote)
+    wp_fleet_append(fleets, fleet);
+  else
+    wp_fleet_unref(fleet);
   if (status != 0 || !local) {
     wp_ctx_free(c);
     return status == 0 ? 0 : -1; /* -1: collectd refuses to start */

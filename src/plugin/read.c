@@ -14,6 +14,8 @@
 #include "reload.h"
 #include "self_metrics.h"
 
+#include <math.h>
+
 /* The source failed (err: its message): counted, explained where the cause
  * is known, and a <Host> backs off. */
 static void source_failed(wp_ctx *c, const char *err) {
@@ -31,7 +33,7 @@ static bool ready(wp_ctx *c) {
       wp_names_load(c, true);
     return true;
   }
-  if (wp_host_waiting(c))
+  if (wp_host_waiting(c) || !wp_host_admit(c))
     return false;
   if (c->names == NULL) {
     wp_error err;
@@ -39,8 +41,36 @@ static bool ready(wp_ctx *c) {
       source_failed(c, err.message);
       return false;
     }
+    c->iv_ok = true;
+    wp_host_logged_on(c); /* the credential is proven: the others go */
   }
   return true;
+}
+
+/* A remote host's clock against collectd's: the offset as a self-metric,
+ * and past MaxClockSkew its values stamped with collectd's time (they
+ * would land at the host's own and be dropped as too old, or fall outside
+ * every recent query), with one warning when it starts and one when the
+ * clock is back. */
+static void check_clock(wp_ctx *c, int n) {
+  int64_t t = pd_snapshot_header(c->snap[n])->perf_time_100ns;
+  c->has_skew = c->max_clock_skew > 0 && t > WP_EPOCH_DIFF_100NS;
+  if (!c->has_skew)
+    return;
+  double sample = (double)(t - WP_EPOCH_DIFF_100NS) / 1e7;
+  c->clock_skew = sample - CDTIME_T_TO_DOUBLE(cdtime());
+  bool skewed = fabs(c->clock_skew) > c->max_clock_skew;
+  if (skewed && !c->skewed)
+    WARNING(PLUGIN ": host \"%s\": its clock is %.0f s %s collectd's "
+                   "(MaxClockSkew %.0f s): its values are stamped with "
+                   "collectd's time until it is back within",
+            c->host, fabs(c->clock_skew),
+            c->clock_skew > 0 ? "ahead of" : "behind", c->max_clock_skew);
+  else if (!skewed && c->skewed)
+    INFO(PLUGIN ": host \"%s\": its clock is within MaxClockSkew again "
+                "(%.1f s); its values carry the sample's time",
+         c->host, c->clock_skew);
+  c->skewed = skewed;
 }
 
 /* The object index list to ask for; NULL when no path resolves or there
@@ -142,6 +172,8 @@ static void read_sample(wp_ctx *c) {
   if (!evaluate(c, n, &res, &count))
     return;
   wp_self_evaluated(c, wp_self_since(t0), n);
+  if (c->kind == WP_SOURCE_REMOTE)
+    check_clock(c, n);
   wp_clashes_check(c, res, count);
   c->self.values += wp_counters_dispatch(c, res, count);
   if (wp_counters_check_matches(c))
@@ -155,7 +187,12 @@ int wp_read_interval(wp_ctx *c) {
   if (c->ended)
     return 0;
   wp_self_begin(c);
-  read_sample(c);
+  /* ReplaySpeed: a replay's samples, that many a read */
+  for (int i = 0; i < (c->replay_speed > 1 ? c->replay_speed : 1) && !c->ended;
+       i++)
+    read_sample(c);
+  if (c->kind == WP_SOURCE_REMOTE)
+    wp_host_release(c);
   if (!c->ended) /* a replay's end: no more values, nor self-metrics */
     wp_self_dispatch(c);
   return 0;

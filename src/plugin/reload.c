@@ -6,33 +6,12 @@
 #include "reload_map.h"
 
 #include <errno.h>
-#include <sys/stat.h>
 
-/* The file's identity; -1 with "PATH: reason" in err. Windows: _stat64
- * gives no inode (0) and whole seconds: there it is size, time and drive. */
+/* The file's identity; -1 with "PATH: reason" in err. */
 static int file_id(const char *path, wp_file_id *id, wp_error *err) {
-  memset(id, 0, sizeof(*id));
-#ifdef _WIN32
-  struct _stat64 st;
-  if (_stat64(path, &st) != 0)
+  if (wp_file_id_of(path, id) != 0)
     return wp_error_errno(err, errno, "%s", path);
-  id->mtime_s = (int64_t)st.st_mtime;
-#else
-  struct stat st;
-  if (stat(path, &st) != 0)
-    return wp_error_errno(err, errno, "%s", path);
-  id->mtime_s = (int64_t)st.st_mtim.tv_sec;
-  id->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
-#endif
-  id->size = (int64_t)st.st_size;
-  id->ino = (uint64_t)st.st_ino;
-  id->dev = (uint64_t)st.st_dev;
   return 0;
-}
-
-static bool same_id(const wp_file_id *a, const wp_file_id *b) {
-  return a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns &&
-         a->size == b->size && a->ino == b->ino && a->dev == b->dev;
 }
 
 /* "<Host "name">: " for a <Host> block's messages, "" otherwise. */
@@ -139,7 +118,7 @@ void wp_reload_check(wp_ctx *c) {
   c->counters_stat_warned = false;
   /* Unknown when the stat before the configuration's read failed (or a
    * caller read the file itself): this first look takes it. */
-  if (c->counters_id_known && same_id(&id, &c->counters_id))
+  if (c->counters_id_known && wp_file_id_same(&id, &c->counters_id))
     return;
   bool first = !c->counters_id_known;
   c->counters_id = id;

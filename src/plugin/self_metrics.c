@@ -3,6 +3,7 @@
  */
 #include "self_metrics.h"
 #include "counters.h"
+#include "host.h"
 #include "naming.h"
 
 #include "collectd/core/utils/common/common.h"
@@ -62,14 +63,6 @@ static void put_gauge(const wp_ctx *c, const char *type,
   put(c, type, type_instance, (value_t){.gauge = x});
 }
 
-/* A <Host>'s wait before its next try: 0 when healthy. */
-static cdtime_t backoff_left(const wp_ctx *c) {
-  cdtime_t now = cdtime();
-  if (c->backoff.failures == 0 || c->backoff.retry_at <= now)
-    return 0;
-  return c->backoff.retry_at - now;
-}
-
 void wp_self_dispatch(const wp_ctx *c) {
   if (!c->opt.self_metrics)
     return;
@@ -85,7 +78,14 @@ void wp_self_dispatch(const wp_ctx *c) {
     put_gauge(c, "count", "values", (double)s->values);
     put_gauge(c, "count", "unmatched_paths", (double)wp_counters_unmatched(c));
   }
-  put(c, "derive", "errors", (value_t){.derive = (derive_t)s->errors});
-  if (c->kind == WP_SOURCE_REMOTE)
-    put_gauge(c, "duration", "backoff", CDTIME_T_TO_DOUBLE(backoff_left(c)));
+  /* A gauge: write_graphite (StoreRates, its default) would store a derive
+   * as its rate, 0 in every slot once the count stops rising. */
+  put_gauge(c, "count", "errors", (double)s->errors);
+  if (c->kind != WP_SOURCE_REMOTE)
+    return;
+  put_gauge(c, "duration", "backoff", CDTIME_T_TO_DOUBLE(wp_host_wait_left(c)));
+  if (c->cred != NULL)
+    put_gauge(c, "count", "auth_paused", c->auth_paused ? 1 : 0);
+  if (c->has_skew)
+    put_gauge(c, "gauge", "clock_skew", c->clock_skew);
 }

@@ -15,10 +15,17 @@
  *   count-values            values dispatched this interval
  *   count-unmatched_paths   counter-file entries that matched nothing
  *                           (these five when the blob decoded)
- *   derive-errors           decode errors and source failures since start
- *                           (every interval)
- *   duration-backoff        a <Host>: seconds until the next try, 0 when
- *                           healthy (every interval)
+ *   count-errors            decode errors and source failures since start
+ *                           (every interval; a gauge, so Graphite stores
+ *                           the count as InfluxDB does, not a rate)
+ *   duration-backoff        a remote host: seconds until the next try (its
+ *                           backoff, or its paused credential's retry), 0
+ *                           when healthy (every interval)
+ *   count-auth_paused       a remote host: 1 while its credential is
+ *                           paused after a refused logon, else 0
+ *   gauge-clock_skew        a remote host: its sample's time less
+ *                           collectd's, in seconds (when the sample carries
+ *                           a time after 1970)
  * Values are stamped when dispatched (never with the sample's time, so a
  * failing interval's errors come after the last good one's). Nothing here
  * allocates.

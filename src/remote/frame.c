@@ -36,6 +36,8 @@ const char *wpr_error_kind_name(wpr_error_kind kind) {
     return "config";
   case WPR_ERR_REQUEST:
     return "request";
+  case WPR_ERR_ACCESS:
+    return "access";
   case WPR_ERR_OTHER:
   default:
     return "other";
@@ -68,6 +70,9 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
   case WPR_MSG_QUERY:
   case WPR_MSG_NAMES:
     type_max = WPR_REQUEST_MAX;
+    break;
+  case WPR_MSG_REPORT:
+    type_max = 0;
     break;
   case WPR_MSG_SQUERY:
     type_max = WPR_SESSION_ID_LEN + WPR_REQUEST_MAX;
@@ -151,7 +156,7 @@ void wpr_parse_error(const uint8_t *payload, size_t len, wpr_error_kind *kind,
   }
   wire_bytes b = wire_le(payload, len);
   uint8_t k = wire_ld8(&b, ERROR_kind);
-  *kind = k <= WPR_ERR_REQUEST ? (wpr_error_kind)k : WPR_ERR_OTHER;
+  *kind = k <= WPR_ERR_ACCESS ? (wpr_error_kind)k : WPR_ERR_OTHER;
   size_t n = len - 1;
   if (n > msgsize - 1)
     n = msgsize - 1;

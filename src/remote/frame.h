@@ -8,6 +8,9 @@
  *   QUERY 'Q': the value name to read from HKEY_PERFORMANCE_DATA, ASCII
  *              ("Global" or an index list such as "238 2 4")
  *   NAMES 'N': empty: the "Counter 009" name table
+ *   REPORT 'K': empty: how the last logon went (Kerberos: realm, SPN, clock
+ *              offset, ticket times), answered by DATA of type 0 holding
+ *              "key<TAB>value" lines; for `winperf doctor`
  * Answers (helper -> plugin):
  *   DATA  'D': u32 LE registry type, then the value's bytes
  *   ERROR 'E': u8 error kind (wpr_error_kind), then a UTF-8 message
@@ -40,6 +43,7 @@
 enum {
   WPR_MSG_QUERY = 'Q',
   WPR_MSG_NAMES = 'N',
+  WPR_MSG_REPORT = 'K',
   WPR_MSG_DATA = 'D',
   WPR_MSG_ERROR = 'E',
   WPR_MSG_OPEN = 'O',
@@ -58,6 +62,10 @@ typedef enum wpr_error_kind {
   WPR_ERR_SERVER = 5,   /* the server answered with a Win32 error/fault */
   WPR_ERR_CONFIG = 6,   /* bad helper arguments or credentials file */
   WPR_ERR_REQUEST = 7,  /* malformed request from the plugin */
+  /* logged on, then refused access (IPC$ or \pipe\winreg denied, OpenHKPD
+   * or the query ERROR_ACCESS_DENIED, DCE/RPC fault 5): the account's
+   * rights on this host, not its credentials */
+  WPR_ERR_ACCESS = 8,
 } wpr_error_kind;
 
 /* "auth", "connect", ... */

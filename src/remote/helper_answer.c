@@ -21,7 +21,7 @@ int helper_send_data(int out_fd, uint32_t type, const uint8_t *data,
   return len ? wpr_write_all(out_fd, data, len) : 0;
 }
 
-int helper_answer_query(int out_fd, conn *c, const helper_cfg *cfg,
+int helper_answer_query(int out_fd, conn *c, helper_cfg *cfg,
                         const char *name) {
   herr e = {WPR_ERR_OTHER, "", 0};
   uint32_t *hint = name == NULL ? &c->names_hint : &c->size_hint;

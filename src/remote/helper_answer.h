@@ -10,8 +10,7 @@
 
 /* Answer a request for value name (NULL: the "Counter 009" names) with a
  * DATA or ERROR frame. 0, or -1 when the frame could not be written. */
-int helper_answer_query(int out_fd, conn *c, const helper_cfg *cfg,
-                        const char *name);
+int helper_answer_query(int out_fd, conn *c, helper_cfg *cfg, const char *name);
 
 /* An ERROR frame for e; a DATA frame. 0, or -1 when it could not be
  * written. */

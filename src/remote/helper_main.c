@@ -50,16 +50,19 @@ int main(int argc, char **argv) {
     helper_capture_environment(&cfg);
     if (helper_sessions_init(&table, &cfg) != 0)
       return 2;
-    helper_serve_requests(STDIN_FILENO, out_fd, NULL, &cfg, NULL, &table);
+    helper_serve_requests(STDIN_FILENO, out_fd, NULL, &cfg, &table);
     helper_sessions_close(&table);
     explicit_bzero(cfg.password, sizeof(cfg.password));
     return 0;
   }
-  herr cred_err = {WPR_ERR_OTHER, "", 0};
-  int cred_ok = helper_load_credentials(&cfg, &cred_err) == 0;
-  helper_serve_requests(STDIN_FILENO, out_fd, &c, &cfg,
-                        cred_ok ? NULL : &cred_err, NULL);
+  /* One host: the environment as it is now (its password then leaves the
+   * environment); the credentials themselves are read at each logon. */
+  static helper_cfg env;
+  helper_capture_environment(&env);
+  cfg.env = &env;
+  helper_serve_requests(STDIN_FILENO, out_fd, &c, &cfg, NULL);
   session_close(&c, &cfg);
   explicit_bzero(cfg.password, sizeof(cfg.password));
+  explicit_bzero(env.password, sizeof(env.password));
   return 0;
 }

@@ -4,6 +4,7 @@
 #include "helper_requests.h"
 #include "frame.h"
 #include "helper_answer.h"
+#include "helper_krb5.h"
 #include "helper_sessions.h"
 
 #include <errno.h>
@@ -25,12 +26,17 @@ static int read_full(int fd, uint8_t *p, size_t n) {
 
 /* Answer one well-framed request of a helper of one host. 0 to carry on,
  * -1 when the plugin went away (an answer could not be written). */
-static int answer(int out_fd, conn *c, const helper_cfg *cfg, uint8_t type,
+static int answer(int out_fd, conn *c, helper_cfg *cfg, uint8_t type,
                   const uint8_t *payload, uint32_t len) {
   wp_error pe = {0};
   char name[WPR_REQUEST_MAX + 1];
   if (type == WPR_MSG_NAMES)
     return helper_answer_query(out_fd, c, cfg, NULL);
+  if (type == WPR_MSG_REPORT) {
+    char text[4096];
+    size_t n = hkrb5_report(cfg, text, sizeof(text));
+    return helper_send_data(out_fd, 0, (const uint8_t *)text, (uint32_t)n);
+  }
   if (wpr_parse_query(payload, len, name, sizeof(name), &pe) != 0) {
     herr e;
     herr_set(&e, WPR_ERR_REQUEST, "%s", pe.message);
@@ -42,13 +48,13 @@ static int answer(int out_fd, conn *c, const helper_cfg *cfg, uint8_t type,
 /* Whether a request of that type belongs to this helper's stream. */
 static int expected(const helper_cfg *cfg, uint8_t type) {
   if (cfg->sessions == 0)
-    return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES;
+    return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES ||
+           type == WPR_MSG_REPORT;
   return type == WPR_MSG_OPEN || type == WPR_MSG_SQUERY ||
          type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE;
 }
 
-void helper_serve_requests(int in_fd, int out_fd, conn *c,
-                           const helper_cfg *cfg, const herr *cred_err,
+void helper_serve_requests(int in_fd, int out_fd, conn *c, helper_cfg *cfg,
                            hsessions *table) {
   for (;;) {
     uint8_t hdr[WPR_FRAME_HDR], payload[WPR_OPEN_MAX + 1];
@@ -73,8 +79,6 @@ void helper_serve_requests(int in_fd, int out_fd, conn *c,
     int rc;
     if (table != NULL)
       rc = helper_sessions_answer(table, out_fd, type, payload, len);
-    else if (cred_err != NULL)
-      rc = helper_send_error(out_fd, cred_err);
     else
       rc = answer(out_fd, c, cfg, type, payload, len);
     if (rc != 0)

@@ -14,12 +14,10 @@ typedef struct hsessions hsessions;
 
 /* Serve requests read from in_fd, answers written to out_fd, until the
  * plugin closes the stream or goes away, or the stream is out of step.
- * One host (table NULL): QUERY and NAMES on c; cred_err is not NULL when
- * the credentials could not be loaded: every request is then answered
- * with it. Several hosts (cfg->sessions): OPEN, SQUERY, SNAMES and CLOSE
- * on the sessions of table (helper_sessions.h). */
-void helper_serve_requests(int in_fd, int out_fd, conn *c,
-                           const helper_cfg *cfg, const herr *cred_err,
+ * One host (table NULL): QUERY and NAMES on c (the credentials are read
+ * at each logon: helper_session.h). Several hosts (cfg->sessions): OPEN,
+ * SQUERY, SNAMES and CLOSE on the sessions of table (helper_sessions.h). */
+void helper_serve_requests(int in_fd, int out_fd, conn *c, helper_cfg *cfg,
                            hsessions *table);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "helper_session.h"
 #include "frame_session.h"
+#include "helper_logon.h"
 #include "helper_watchdog.h"
 
 #include <errno.h>
@@ -17,21 +18,16 @@ static void auth_fn(SMBCCTX *c, const char *srv, const char *shr, char *wg,
   (void)srv;
   (void)shr;
   const helper_cfg *cfg = smbc_getOptionUserData(c);
-  if (cfg == NULL)
-    return;
-  if (cfg->domain[0] && wglen > 0)
-    snprintf(wg, (size_t)wglen, "%s", cfg->domain);
-  if (unlen > 0)
-    snprintf(un, (size_t)unlen, "%s", cfg->user);
-  if (pwlen > 0)
-    snprintf(pw, (size_t)pwlen, "%s", cfg->password);
+  if (cfg != NULL)
+    helper_logon_identity(cfg, wg, wglen, un, unlen, pw, pwlen);
 }
 
-/* The watchdog for a step bounded by ms: in a helper of several hosts
- * later than libsmbclient's own timeout, which fails that host alone. */
+/* The watchdog for a step bounded by ms: later than libsmbclient's own
+ * timeout, which answers first with a timeout of that host alone and
+ * keeps the helper (in a helper of several hosts, its other sessions);
+ * the watchdog ends a helper only when libsmbclient overruns its own. */
 static void arm(const helper_cfg *cfg, unsigned ms, const char *what) {
-  watchdog_arm(cfg->sessions ? wpr_shared_watchdog_ms(ms) : ms, what,
-               cfg->host);
+  watchdog_arm(wpr_shared_watchdog_ms(ms), what, cfg->host);
 }
 
 /* ------------------------------------------------------------ SMB pipe */
@@ -123,8 +119,8 @@ static int rpc_call(conn *c, const helper_cfg *cfg, uint16_t opnum,
     if (len < 0)
       return -1;
     dcerpc_status st = dcerpc_reasm_add(&c->reasm, c->frag, (size_t)len, &pe);
-    if (st == DCERPC_E_FAULT)
-      return herr_set(e, c->reasm.fault == 5 ? WPR_ERR_AUTH : WPR_ERR_SERVER,
+    if (st == DCERPC_E_FAULT) /* 5: access denied, after the logon */
+      return herr_set(e, c->reasm.fault == 5 ? WPR_ERR_ACCESS : WPR_ERR_SERVER,
                       "%s: opnum %u: %s", cfg->host, opnum, pe.message);
     if (st != DCERPC_OK)
       return herr_set(e, WPR_ERR_PROTOCOL, "%s: opnum %u: %s", cfg->host, opnum,
@@ -148,10 +144,13 @@ static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
   smbc_setOptionUserData(ctx, (void *)cfg);
   smbc_setFunctionAuthDataWithContext(ctx, auth_fn);
   smbc_setTimeout(ctx, (int)cfg->connect_timeout_ms);
-  if (cfg->port)
-    smbc_setPort(ctx, (uint16_t)cfg->port);
+  /* Always a port: with none, libsmbclient tries 139 first for IPC$ and
+   * starts 445 only when 139 fails (a firewall that drops 139 costs every
+   * connection its whole connect timeout). */
+  smbc_setPort(ctx, (uint16_t)(cfg->port ? cfg->port : HELPER_DEFAULT_PORT));
   if (cfg->encrypt)
     smbc_setOptionSmbEncryptionLevel(ctx, SMBC_ENCRYPTLEVEL_REQUIRE);
+  helper_logon_context(ctx, cfg);
   if (cfg->smb_conf != NULL && smbc_setConfiguration(ctx, cfg->smb_conf)) {
     herr_set(e, WPR_ERR_CONFIG, "cannot load %s", cfg->smb_conf);
     smbc_free_context(ctx, 1);
@@ -166,16 +165,24 @@ static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
   return ctx;
 }
 
+/* libsmbclient's errno for smbc_open. A refused SMB session setup and a
+ * refused tree connect or pipe open after a good logon both come as
+ * EACCES (4.17 maps both NT statuses through map_errno_from_nt_status and
+ * keeps neither), EPERM where the server would not encrypt: none can be
+ * told from a refused logon, so all count as one (the safe side for a
+ * lockout policy). A denial after the pipe opened (OpenHKPD, the query,
+ * DCE/RPC fault 5) is the access kind: the host's own. */
 static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
   switch (errnum) {
   case EACCES:
   case EPERM:
     return herr_set(e, WPR_ERR_AUTH,
-                    "authentication failed: %s refused the credentials of "
-                    "user %s%s%s (or the account may not open "
-                    "\\pipe\\winreg): %s",
+                    "authentication failed: %s refused the logon of user "
+                    "%s%s%s (or its access to IPC$ or \\pipe\\winreg%s; "
+                    "libsmbclient keeps no NT status): %s",
                     cfg->host, cfg->domain, cfg->domain[0] ? "\\" : "",
-                    cfg->user, strerror(errnum));
+                    cfg->user, cfg->encrypt ? ", or encryption" : "",
+                    strerror(errnum));
   case ENOENT:
     return herr_set(e, WPR_ERR_CONNECT,
                     "%s has no \\pipe\\winreg: is the RemoteRegistry service "
@@ -190,10 +197,17 @@ static int open_error(herr *e, const helper_cfg *cfg, int errnum) {
   }
 }
 
-static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
+static int connect_host(conn *c, helper_cfg *cfg, herr *e) {
   wp_error pe = {0};
   disconnect(c);
+  /* The credentials file is read at every logon: a password corrected in
+   * it is used at the next attempt, whatever the helper's mode. */
+  if (helper_load_credentials(cfg, e) != 0)
+    return -1;
   arm(cfg, cfg->connect_timeout_ms, "connecting to");
+  /* Kerberos: the tickets first, under the same watchdog */
+  if (helper_logon_prepare(cfg, &c->krb, e) != 0)
+    goto fail;
   c->ctx = new_context(cfg, e);
   if (c->ctx == NULL)
     goto fail;
@@ -201,10 +215,12 @@ static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   snprintf(url, sizeof(url), "smb://%s/IPC$/winreg", cfg->host);
   errno = 0;
   c->pipe = smbc_getFunctionOpen(c->ctx)(c->ctx, url, O_RDWR, 0);
-  if (c->pipe == NULL) {
-    open_error(e, cfg, errno);
+  int open_errno = errno;
+  if (c->pipe == NULL && !helper_logon_failed(e, cfg, open_errno))
+    open_error(e, cfg, open_errno);
+  helper_logon_done(c->ctx, cfg, c->pipe == NULL ? e : NULL);
+  if (c->pipe == NULL)
     goto fail;
-  }
   /* Bind to winreg v1.0 with NDR (C706 12.6.4.3). */
   c->max_xmit = DCERPC_DEFAULT_FRAG;
   uint32_t call_id = ++c->call_id;
@@ -240,7 +256,8 @@ static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   }
   if (werr != 0) {
     const char *name = rrp_werror_name(werr);
-    herr_set(e, werr == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_AUTH : WPR_ERR_SERVER,
+    herr_set(e,
+             werr == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_ACCESS : WPR_ERR_SERVER,
              "%s: OpenHKPD failed: Win32 error %u%s%s%s%s", cfg->host, werr,
              name ? " (" : "", name ? name : "", name ? ")" : "",
              werr == RRP_ERROR_ACCESS_DENIED
@@ -253,6 +270,7 @@ static int connect_host(conn *c, const helper_cfg *cfg, herr *e) {
   watchdog_disarm();
   return 0;
 fail:
+  cfg->krb_logon = NULL;
   disconnect(c); /* still under the watchdog: a logoff may wait too */
   watchdog_disarm();
   return -1;
@@ -280,7 +298,7 @@ static int query_value(conn *c, const helper_cfg *cfg, const char *name,
     else if (res->werror != 0) {
       const char *wn = rrp_werror_name(res->werror);
       return herr_set(e,
-                      res->werror == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_AUTH
+                      res->werror == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_ACCESS
                                                              : WPR_ERR_SERVER,
                       "%s: BaseRegQueryValue(\"%s\") failed: Win32 error "
                       "%u%s%s%s",
@@ -313,8 +331,30 @@ static int query_value(conn *c, const helper_cfg *cfg, const char *name,
   }
 }
 
-int session_query(conn *c, const helper_cfg *cfg, const char *name,
-                  uint32_t *hint, rrp_query_result *res, herr *e) {
+/* BaseRegCloseKey when a key is open. */
+static void close_key(conn *c, const helper_cfg *cfg) {
+  if (c->have_key) {
+    herr e;
+    uint8_t stub[RRP_HANDLE_LEN];
+    size_t n = rrp_build_close_key(stub, sizeof(stub), &c->key);
+    arm(cfg, cfg->query_timeout_ms, "closing the key on");
+    if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
+      uint32_t werr;
+      wp_error pe;
+      (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, &pe);
+    }
+    watchdog_disarm();
+  }
+}
+
+int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
+                  rrp_query_result *res, herr *e) {
+  /* A Kerberos logon whose ticket is getting old logs on again now, with a
+   * fresh ticket, before the server ends the session at its expiry. */
+  if (c->have_key && helper_logon_stale(&c->krb)) {
+    close_key(c, cfg);
+    disconnect(c);
+  }
   for (int attempt = 0; attempt < 2; attempt++) {
     int fresh = 0;
     if (!c->have_key) {
@@ -339,18 +379,8 @@ int session_query(conn *c, const helper_cfg *cfg, const char *name,
 }
 
 void session_close(conn *c, const helper_cfg *cfg) {
-  if (c->have_key) {
-    herr e;
-    uint8_t stub[RRP_HANDLE_LEN];
-    size_t n = rrp_build_close_key(stub, sizeof(stub), &c->key);
-    arm(cfg, cfg->query_timeout_ms, "closing the key on");
-    if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
-      uint32_t werr;
-      wp_error pe;
-      (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, &pe);
-    }
-    watchdog_disarm();
-  }
+  close_key(c, cfg);
   disconnect(c);
   dcerpc_reasm_free(&c->reasm);
+  hkrb5_release(&c->krb);
 }

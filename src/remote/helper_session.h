@@ -13,6 +13,7 @@
 #include "dcerpc.h"
 #include "helper_config.h"
 #include "helper_error.h"
+#include "helper_krb5.h"
 #include "rrp.h"
 
 #include <libsmbclient.h>
@@ -26,6 +27,7 @@ typedef struct conn {
   uint16_t max_xmit;
   uint32_t size_hint; /* last data buffer size that sufficed */
   uint32_t names_hint;
+  hkrb5_conn krb; /* its Kerberos tickets, when it logs on so */
   dcerpc_reasm reasm;
   uint8_t frag[DCERPC_MAX_FRAG + 1];
 } conn;
@@ -36,8 +38,8 @@ typedef struct conn {
  * restarted since the last request) is retried once on a fresh one. On
  * success res->data points into c->reasm, valid until the next call. 0, or
  * -1 with e. */
-int session_query(conn *c, const helper_cfg *cfg, const char *name,
-                  uint32_t *hint, rrp_query_result *res, herr *e);
+int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
+                  rrp_query_result *res, herr *e);
 
 /* BaseRegCloseKey when a key is open, then close the connection and free
  * the session's buffers. */

@@ -10,6 +10,8 @@
  */
 #include "remote.h"
 #include "../remote/frame_session.h"
+#include "remote_auth.h"
+#include "remote_dir.h"
 #include "remote_proc.h"
 #include "remote_shared.h"
 
@@ -37,6 +39,7 @@ typedef struct wp_remote {
   char *host, *user, *domain, *credentials, *helper;
   char port[12], connect_ms[16], query_ms[16], buffer_size[16];
   int encrypt;
+  wp_remote_auth auth;      /* NTLM, Kerberos or negotiate */
   unsigned timeout_ms;      /* connect + query + margin */
   wpr_open open;            /* a shared helper's OPEN (strings: the above) */
   wp_helper_proc own;       /* the helper of its own */
@@ -45,6 +48,11 @@ typedef struct wp_remote {
   uint32_t session;         /* in the shared helper; 0: none open */
   unsigned generation;      /* the shared helper's when it was opened */
   int last_err;
+  /* The last exchange succeeded on the helper (and session) still in use:
+   * the next request does not start a helper nor log on, unless the
+   * server dropped the connection since. */
+  bool live;
+  pid_t live_pid;
 } wp_remote;
 
 /* Record the failure's kind (for wp_remote_last_error) and its message. */
@@ -63,8 +71,24 @@ static void reap(wp_remote *r, int force, char *why, size_t whylen) {
   wp_proc_reap(r->proc, force, why, whylen);
 }
 
+static wp_source_status spawn(wp_remote *r, wp_error *err);
+
+/* A helper of its own that failed is replaced at once (it idles until the
+ * next request, which may be a backoff away), so a host keeps one helper
+ * process throughout and a fleet's helpers stay as many as its hosts; a
+ * shared one starts again on the next request of any of its hosts. */
+static void reap_failed(wp_remote *r, int force) {
+  reap(r, force, NULL, 0);
+  if (r->shared == NULL) {
+    wp_error ignored = {0};
+    int last = r->last_err;
+    (void)spawn(r, &ignored);
+    r->last_err = last;
+  }
+}
+
 static wp_source_status spawn(wp_remote *r, wp_error *err) {
-  const char *argv[24];
+  const char *argv[40];
   int n = 0;
   const char *what = "";
   int e = 0;
@@ -73,10 +97,8 @@ static wp_source_status spawn(wp_remote *r, wp_error *err) {
       return WP_SOURCE_OK;
   } else {
     argv[n++] = r->helper;
-    if (r->port[0]) {
-      argv[n++] = "--port";
-      argv[n++] = r->port;
-    }
+    argv[n++] = "--port"; /* always: no port would try 139 first */
+    argv[n++] = r->port;
     if (r->user) {
       argv[n++] = "--user";
       argv[n++] = r->user;
@@ -99,10 +121,19 @@ static wp_source_status spawn(wp_remote *r, wp_error *err) {
     }
     if (r->encrypt)
       argv[n++] = "--encrypt";
+    /* Kerberos: a private directory for the caches, removed once the
+     * helper is reaped (remote_dir.h) */
+    if (wp_remote_auth_krb5(&r->auth) &&
+        wp_private_dir_make(r->auth.krb5_parent, &r->proc->dir, err) != 0) {
+      r->last_err = WP_REMOTE_ERR_CONFIG;
+      return WP_SOURCE_ERROR;
+    }
+    wp_remote_auth_argv(&r->auth, r->proc->dir, argv, &n);
     argv[n++] = r->host;
     argv[n] = NULL;
     if (wp_proc_spawn(r->proc, r->helper, argv, &what, &e) == 0)
       return WP_SOURCE_OK;
+    wp_private_dir_remove(&r->proc->dir);
   }
   if (strcmp(what, "exec") == 0)
     return fail(
@@ -116,17 +147,17 @@ static wp_source_status helper_lost(wp_remote *r, int rc, const char *doing,
                                     wp_error *err) {
   char why[64];
   if (rc == -2) {
-    reap(r, 1, NULL, 0);
+    reap_failed(r, 1);
     return fail(r, WP_REMOTE_ERR_TIMEOUT, err,
                 "remote %s: no answer from the helper within %u ms (%s); "
-                "helper killed, restarting on the next call",
+                "helper killed and started again",
                 r->host, r->timeout_ms, doing);
   }
   reap(r, 0, why, sizeof(why));
+  reap_failed(r, 0); /* nothing left to reap: a new helper */
   return fail(r, WP_REMOTE_ERR_HELPER, err,
-              "remote %s: the helper %s while %s; restarting it on the next "
-              "call",
-              r->host, why, doing);
+              "remote %s: the helper %s while %s; started again", r->host, why,
+              doing);
 }
 
 /* Read the answer to the request just sent: DATA into out, or (want
@@ -147,7 +178,7 @@ static wp_source_status read_answer(wp_remote *r, uint8_t want, wp_buffer *out,
           0 ||
       (mtype != want && mtype != WPR_MSG_ERROR) ||
       (mtype == WPR_MSG_ERROR && len > ERROR_PAYLOAD_MAX)) {
-    reap(r, 1, NULL, 0);
+    reap_failed(r, 1);
     return fail(r, WP_REMOTE_ERR_PROTOCOL, err,
                 "remote %s: bad answer from the helper (%s); helper killed",
                 r->host,
@@ -162,11 +193,11 @@ static wp_source_status read_answer(wp_remote *r, uint8_t want, wp_buffer *out,
       return helper_lost(r, rc, "reading an error", err);
     wpr_error_kind kind;
     wpr_parse_error(payload, len, &kind, msg, sizeof(msg));
-    /* A timed-out helper exits after saying so; a shared one only when
-     * its watchdog expired (libsmbclient's timeout fails one session). */
+    /* A helper exits after a timeout only when its watchdog expired;
+     * libsmbclient's own timeout (answered first) fails that host alone. */
     if (kind == WPR_ERR_TIMEOUT &&
-        (r->shared == NULL || wp_proc_closes_within(r->proc, WATCHDOG_EXIT_MS)))
-      reap(r, 0, NULL, 0);
+        wp_proc_closes_within(r->proc, WATCHDOG_EXIT_MS))
+      reap_failed(r, 0);
     if (kind == WPR_ERR_REQUEST)
       r->session = 0; /* a session the helper does not know: open anew */
     return fail(r, (int)kind, err, "remote %s: %s", r->host, msg);
@@ -273,6 +304,8 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
   if (read_answer(r, WPR_MSG_DATA, out, NULL, err) != WP_SOURCE_OK)
     return WP_SOURCE_ERROR;
   r->last_err = WP_REMOTE_ERR_NONE;
+  r->live = true;
+  r->live_pid = r->proc->pid;
   return WP_SOURCE_OK;
 }
 
@@ -301,6 +334,7 @@ static void close_session(wp_remote *r) {
  * password is picked up without a restart. */
 static wp_source_status exchange(wp_remote *r, uint8_t type, const char *arg,
                                  wp_buffer *out, wp_error *err) {
+  r->live = false; /* until this exchange succeeds */
   if (r->shared == NULL)
     return request(r, type, arg, out, err);
   wp_remote_helper_lock(r->shared);
@@ -346,6 +380,7 @@ static void remote_destroy(wp_source *src) {
   free(r->domain);
   free(r->credentials);
   free(r->helper);
+  wp_remote_auth_free(&r->auth);
   free(r);
 }
 
@@ -362,11 +397,19 @@ static wp_source_fault remote_fault(const wp_source *src) {
   return (wp_source_fault)((const wp_remote *)src)->last_err;
 }
 
+static bool remote_connected(const wp_source *src) {
+  const wp_remote *r = (const wp_remote *)src;
+  return r->live && r->proc->pid > 0 && r->proc->pid == r->live_pid &&
+         (r->shared == NULL ||
+          (r->session != 0 &&
+           r->generation == wp_remote_helper_generation(r->shared)));
+}
+
 /* The timeouts, their text for the helper's arguments, the deadline and a
  * shared helper's OPEN. */
 static void settings(wp_remote *r, const wp_remote_options *opt) {
-  if (opt->port)
-    snprintf(r->port, sizeof(r->port), "%u", opt->port);
+  unsigned port = opt->port ? opt->port : WP_REMOTE_DEFAULT_PORT;
+  snprintf(r->port, sizeof(r->port), "%u", port);
   if (opt->buffer_size)
     snprintf(r->buffer_size, sizeof(r->buffer_size), "%u", opt->buffer_size);
   unsigned cms = opt->connect_timeout_ms ? opt->connect_timeout_ms : 10000;
@@ -382,11 +425,10 @@ static void settings(wp_remote *r, const wp_remote_options *opt) {
     margin = DEADLINE_MARGIN_MIN_MS;
   if (margin > DEADLINE_MARGIN_MAX_MS)
     margin = DEADLINE_MARGIN_MAX_MS;
-  r->timeout_ms = cms + qms + margin;
-  if (r->shared != NULL) /* its watchdogs wait beyond libsmbclient's */
-    r->timeout_ms =
-        wpr_shared_watchdog_ms(cms) + wpr_shared_watchdog_ms(qms) + margin;
-  r->open = (wpr_open){.port = opt->port,
+  /* the helper's watchdogs wait beyond libsmbclient's own timeouts */
+  r->timeout_ms =
+      wpr_shared_watchdog_ms(cms) + wpr_shared_watchdog_ms(qms) + margin;
+  r->open = (wpr_open){.port = port,
                        .connect_timeout_ms = cms,
                        .query_timeout_ms = qms,
                        .buffer_size = opt->buffer_size,
@@ -395,6 +437,7 @@ static void settings(wp_remote *r, const wp_remote_options *opt) {
                        .user = r->user,
                        .domain = r->domain,
                        .credentials = r->credentials};
+  wp_remote_auth_open(&r->auth, &r->open);
 }
 
 wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
@@ -420,10 +463,21 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
   r->helper = dup_opt(opt->helper ? opt->helper : WP_REMOTE_HELPER_PATH, &ok);
   r->own = (wp_helper_proc)WP_HELPER_PROC_NONE;
   r->proc = &r->own;
+  const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
+  if (ok && wp_remote_auth_init(
+                &r->auth, opt->auth, opt->principal, opt->keytab, opt->ccache,
+                opt->krb5_config, opt->krb5_parent, opt->host,
+                opt->credentials_file != NULL || (pw != NULL && pw[0] != '\0'),
+                err) != 0) {
+    remote_destroy(&r->base);
+    return NULL;
+  }
   if (opt->shared != NULL) {
     r->shared = opt->shared;
     wp_remote_helper_ref(r->shared);
     r->proc = wp_remote_helper_proc(r->shared);
+    if (wp_remote_auth_krb5(&r->auth))
+      wp_remote_helper_want_krb5(r->shared, r->auth.krb5_parent);
   }
   r->last_err = WP_REMOTE_ERR_NONE;
   r->encrypt = opt->encrypt;
@@ -433,6 +487,7 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
   r->base.names = remote_names;
   r->base.destroy = remote_destroy;
   r->base.fault = remote_fault;
+  r->base.connected = remote_connected;
   if (!ok) {
     remote_destroy(&r->base);
     wp_error_set_code(err, WP_E_NOMEM, "remote: out of memory");
@@ -447,4 +502,13 @@ int wp_remote_last_error(const wp_source *src) {
 
 pid_t wp_remote_helper_pid(const wp_source *src) {
   return ((const wp_remote *)src)->proc->pid;
+}
+
+wp_source_status wp_remote_report(wp_source *src, wp_buffer *out,
+                                  wp_error *err) {
+  wp_remote *r = (wp_remote *)src;
+  if (r->shared != NULL)
+    return fail(r, WP_REMOTE_ERR_REQUEST, err,
+                "remote %s: no report from a shared helper", r->host);
+  return request(r, WPR_MSG_REPORT, NULL, out, err);
 }

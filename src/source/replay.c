@@ -2,6 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "replay.h"
+#include "replay_blg.h"
 
 #include "wp_grow.h"
 
@@ -201,6 +202,8 @@ wp_source *wp_replay_open(const char *dir, bool loop, wp_error *err) {
     wp_error_set(err, "replay: empty capture directory name");
     return NULL;
   }
+  if (wp_replay_is_blg(dir)) /* a Perfmon log rather than a directory */
+    return wp_replay_blg_open(dir, loop, err);
   replay *r = calloc(1, sizeof(*r));
   if (r == NULL) {
     wp_error_set_code(err, WP_E_NOMEM, "%s: out of memory", dir);
@@ -279,7 +282,7 @@ nomem:
 
 const char *wp_replay_last_file(const wp_source *src) {
   replay *r = as_replay(src);
-  return r ? r->last : NULL;
+  return r ? r->last : wp_replay_blg_where(src);
 }
 
 size_t wp_replay_blob_count(const wp_source *src) {

@@ -7,6 +7,7 @@
  * Counter of the captured host, decimal text: wp_source_last_counter). The
  * blobs are listed once at open, sorted by name (byte order), and returned
  * one per collect call; the query is ignored.
+ * A path ending in .blg is a Perfmon binary log instead (replay_blg.h).
  */
 #ifndef WP_REPLAY_H
 #define WP_REPLAY_H

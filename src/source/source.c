@@ -22,6 +22,8 @@ const char *wp_source_fault_name(wp_source_fault fault) {
     return "server error";
   case WP_SOURCE_FAULT_CONFIG:
     return "configuration error";
+  case WP_SOURCE_FAULT_ACCESS:
+    return "access denied";
   case WP_SOURCE_FAULT_REQUEST:
     return "request error";
   case WP_SOURCE_FAULT_HELPER:
@@ -29,6 +31,10 @@ const char *wp_source_fault_name(wp_source_fault fault) {
   default:
     return "failure";
   }
+}
+
+bool wp_source_connected(const wp_source *src) {
+  return src->connected == NULL || src->connected(src);
 }
 
 bool wp_source_names_changed(wp_source *src) {

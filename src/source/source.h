@@ -51,6 +51,8 @@ typedef enum wp_source_fault {
   WP_SOURCE_FAULT_SERVER = 5,
   WP_SOURCE_FAULT_CONFIG = 6,
   WP_SOURCE_FAULT_REQUEST = 7,
+  WP_SOURCE_FAULT_ACCESS = 8,   /* logged on, then access denied: this
+                                 * host's rights, not the credentials */
   WP_SOURCE_FAULT_HELPER = 100, /* the helper could not start or died */
 } wp_source_fault;
 
@@ -72,6 +74,10 @@ struct wp_source {
    * whether the name table changed since it was last fetched (counters
    * installed or removed), so the caller fetches it again. */
   bool (*names_changed)(wp_source *src);
+  /* Optional, NULL for a source that never logs on: whether the next
+   * request goes over an established session (no helper start, no logon).
+   * Read it through wp_source_connected. */
+  bool (*connected)(const wp_source *src);
   /* Optional, NULL when the source cannot tell: Perflib's Last Counter, the
    * highest name index in use (format.md 4.1), as the registry (or a
    * capture's `last-counter` file) says; 0 when unknown. The Counter table's
@@ -84,6 +90,8 @@ struct wp_source {
 wp_source_fault wp_source_last_fault(const wp_source *src);
 /* A short description of a fault for log lines ("timeout", ...). */
 const char *wp_source_fault_name(wp_source_fault fault);
+/* src->connected; true for a source without it (nothing to log on to). */
+bool wp_source_connected(const wp_source *src);
 /* src->names_changed, false for a source without it. */
 bool wp_source_names_changed(wp_source *src);
 /* src->last_counter, 0 (unknown) for a source without it. */

@@ -13,19 +13,23 @@ precheck
 
 if [ "${WINPERF_HELP_PLATFORM:-}" = windows ]; then
   remote=windows
-  COMMANDS="dump query names doctor capture query-v2"
+  COMMANDS="dump query blg names doctor capture query-v2"
 elif grep -qx 'S\["BUILD_REMOTE_TRUE"\]=""' "$top_builddir/config.status"; then
   remote=yes
-  COMMANDS="dump query names doctor capture"
+  COMMANDS="dump query blg names doctor capture"
 else
   remote=no
-  COMMANDS="dump query names doctor"
+  COMMANDS="dump query blg names doctor"
+fi
+# shard and hosts --check read a HostsFile: builds with libyaml (the plugin's)
+if [ "$remote" != windows ] && grep -qx 'S\["BUILD_PLUGIN_TRUE"\]=""' "$top_builddir/config.status"; then
+  COMMANDS=$(echo "$COMMANDS" | sed 's/doctor/doctor shard hosts/')
 fi
 diag "build: $remote (yes: Linux with the remote helper, no: without, windows)"
 
 DUMP_OPTS="--json --names -n --help -h"
 QUERY_OPTS="--json --names -n --multi-timer=reskit|msdn --cap100 --pair-by --instance-names --metric-names --help -h"
-REMOTE_OPTS="--remote --port --user --credentials --timeout --buffer-size --helper"
+REMOTE_OPTS="--remote --port --user --domain --encrypt --credentials --timeout --buffer-size --helper"
 CAPTURE_OPTS="--dir --objects --count --interval"
 REGISTRY_OPTS="--interval --count --buffer-size --max-buffer --verbose"
 V2_OPTS="--set --counter --instance"

@@ -178,7 +178,10 @@ e2e_start_carbon() {
   _pickle=$(e2e_free_port tcp)
   _query=$(e2e_free_port tcp)
   mkdir -p "$CARBON_DIR/whisper" "$CARBON_DIR/log"
+  # E2E_CARBON_SCHEMAS: sections before the catch-all (a test's own
+  # retentions); E2E_CARBON_EXTRA: more [cache] settings.
   cat >"$CARBON_DIR/storage-schemas.conf" <<EOF
+${E2E_CARBON_SCHEMAS:-}
 [everything]
 pattern = .*
 retentions = 1s:1h
@@ -206,6 +209,7 @@ CACHE_QUERY_PORT = $_query
 WHISPER_AUTOFLUSH = True
 WHISPER_FALLOCATE_CREATE = False
 LOG_LISTENER_CONN_SUCCESS = False
+${E2E_CARBON_EXTRA:-}
 EOF
   e2e_spawn "$CARBON_DIR/stdout.log" /usr/bin/carbon-cache \
     --config="$CARBON_DIR/carbon.conf" --pidfile="$CARBON_DIR/carbon.pid" \
@@ -296,7 +300,8 @@ e2e_whisper_fetch() {
 # -------------------------------------------------------------- InfluxDB
 
 # e2e_start_influx: influxd with HTTP on INFLUX_HTTP and the collectd input
-# (UDP) on INFLUX_COLLECTD, database "collectd".
+# (UDP) on INFLUX_COLLECTD, database "collectd"; E2E_INFLUX_EXTRA: more
+# configuration (another input).
 e2e_start_influx() {
   need influxd curl
   INFLUX_DIR=$E2E_DIR/influx
@@ -327,6 +332,7 @@ bind-address = "127.0.0.1:$_rpc"
   typesdb = "/usr/share/collectd/types.db"
   batch-size = 100
   batch-timeout = "1s"
+${E2E_INFLUX_EXTRA:-}
 EOF
   e2e_spawn "$INFLUX_DIR/influxd.log" /usr/bin/influxd -config "$INFLUX_DIR/influxdb.conf"
   INFLUX_PID=$E2E_LAST_PID

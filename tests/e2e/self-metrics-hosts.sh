@@ -8,12 +8,14 @@
 # it through two <Host> blocks, "goodhost" with the right password file and
 # "badhost" with a wrong one, interval 1 s, and write_graphite (StoreRates
 # false) sends the values to a real carbon-cache. Expected:
-#   goodhost  all 9 self-metrics; duration-backoff 0 and errors 0 (healthy);
+#   goodhost  all 10 self-metrics; auth_paused, duration-backoff and errors
+#             0 (healthy);
 #             count-unmatched_paths 1 (the counter file's \NoSuchObject);
 #             bytes-blob > 0, durations in (0 s, 5 s) (a local smbd)
-#   badhost   only derive-errors and duration-backoff: no blob ever
-#             arrives; errors >= 1; backoff in (0 s, 60 s] (a refused
-#             login waits at least 60 s: src/plugin/backoff.h), never 0
+#   badhost   only count-auth_paused (1), count-errors and
+#             duration-backoff: no blob ever arrives; errors >= 1; the wait
+#             counts down to its paused credential's retry (AuthRetryInterval,
+#             3600 s: src/plugin/credentials.h), never 0
 #   the log   one access-denied warning for badhost, with the fix, however
 #             many intervals it waits
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -37,7 +39,7 @@ cat >"$E2E_DIR/collectd.conf" <<EOF
 $(e2e_conf_globals selfhosts-collectd 1)
 ReadThreads 2
 
-$(e2e_conf_logfile_graphite false)
+$(e2e_conf_logfile_graphite)
 
 LoadPlugin winperf
 <Plugin winperf>
@@ -83,10 +85,11 @@ e2e_is "$E2E_STATUS" 0 "collectd exits 0 on TERM"
 e2e_stop "$CARBON_PID" 10
 
 e2e_is "$(cd "$G" 2>/dev/null && find . -name '*.wsp' | sort | tr '\n' ' ')" \
-  "./bytes-blob.wsp ./count-instances.wsp ./count-objects.wsp ./count-unmatched_paths.wsp ./count-values.wsp ./derive-errors.wsp ./duration-backoff.wsp ./duration-decode.wsp ./duration-query.wsp " \
-  "carbon: goodhost.winperf-self holds the 9 self-metrics of a <Host>"
+  "./bytes-blob.wsp ./count-auth_paused.wsp ./count-errors.wsp ./count-instances.wsp ./count-objects.wsp ./count-unmatched_paths.wsp ./count-values.wsp ./duration-backoff.wsp ./duration-decode.wsp ./duration-query.wsp " \
+  "carbon: goodhost.winperf-self holds the 10 self-metrics of a <Host> (no clock_skew: the fixture's time is 1601)"
+e2e_is "$(wsp "$G/count-auth_paused.wsp")" 0 "carbon: goodhost's auth_paused 0"
 e2e_is "$(wsp "$G/duration-backoff.wsp")" 0 "carbon: goodhost's backoff is 0 (healthy)"
-e2e_is "$(wsp "$G/derive-errors.wsp")" 0 "carbon: goodhost's errors 0"
+e2e_is "$(wsp "$G/count-errors.wsp")" 0 "carbon: goodhost's errors 0"
 e2e_is "$(wsp "$G/count-unmatched_paths.wsp")" 1 "carbon: goodhost's unmatched paths 1 (\\NoSuchObject)"
 # within FILE LOW HIGH: FILE holds values, each in (LOW, HIGH].
 within() {
@@ -100,12 +103,13 @@ within "$G/bytes-blob.wsp" 0 1e9
 e2e_ok $? "carbon: goodhost's bytes-blob > 0 ($(wsp "$G/bytes-blob.wsp"))"
 
 e2e_is "$(cd "$B" 2>/dev/null && find . -name '*.wsp' | sort | tr '\n' ' ')" \
-  "./derive-errors.wsp ./duration-backoff.wsp " \
-  "carbon: badhost (login refused) has only errors and backoff"
-within "$B/duration-backoff.wsp" 0 60 && [ "$(wsp "$B/duration-backoff.wsp" | wc -w)" -ge 2 ]
-e2e_ok $? "carbon: badhost's backoff counts down within (0 s, 60 s] ($(wsp "$B/duration-backoff.wsp"))"
-within "$B/derive-errors.wsp" 0.5 1e9
-e2e_ok $? "carbon: badhost's errors >= 1 ($(wsp "$B/derive-errors.wsp"))"
+  "./count-auth_paused.wsp ./count-errors.wsp ./duration-backoff.wsp " \
+  "carbon: badhost (login refused) has only auth_paused, errors and backoff"
+e2e_is "$(wsp "$B/count-auth_paused.wsp")" 1 "carbon: badhost's auth_paused 1 (its credential is paused)"
+within "$B/duration-backoff.wsp" 3000 3600 && [ "$(wsp "$B/duration-backoff.wsp" | wc -w)" -ge 2 ]
+e2e_ok $? "carbon: badhost's wait counts down to its credential's retry, within (3000 s, 3600 s] ($(wsp "$B/duration-backoff.wsp"))"
+within "$B/count-errors.wsp" 0.5 1e9
+e2e_ok $? "carbon: badhost's errors >= 1 ($(wsp "$B/count-errors.wsp"))"
 
 grep 'access-denied' "$LOG" | e2e_diag
 e2e_is "$(grep -cF "[warning] winperf: <Host \"badhost\">: $E2E_DIR/winperf.yaml: no counter path matches while the source fails: access-denied: access denied; check the user and password, and that the account may read the registry remotely (Performance Monitor Users, the winreg pipe's ACL)" "$LOG")" 1 \

@@ -47,9 +47,11 @@ cat >"$E2E_DIR/winperf.yaml" <<'EOF'
 - '\Paging File(*)\% Usage'
 EOF
 
-# write_graphite with StoreRates false: the errors derive as it is sent.
+# write_graphite with its defaults (StoreRates true): every self-metric is
+# a gauge, stored as sent (a derive would be stored as a rate: a count
+# that rose once would read 0 in every slot after).
 cat >"$E2E_DIR/collectd.conf" <<EOF
-$(e2e_conf_servers self-collectd false)
+$(e2e_conf_servers self-collectd)
 
 LoadPlugin winperf
 <Plugin winperf>
@@ -84,13 +86,13 @@ wsp() {
     e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" {
       printf "%.12g\n", $2 }' | sort -n -u | tr '\n' ' ' | sed 's/ $//'
 }
-all_in_influx() { [ "$(influx derive errors)" = "0 0 0 1 1 1" ]; }
+all_in_influx() { [ "$(influx count errors)" = "0 0 0 1 1 1" ]; }
 # Carbon: the last interval's 1 arrived. Its 0s may not survive: 0.25 s
 # intervals share 1 s slots, and when the first read falls at the start of
 # a second, the three 0s and the first 1 share one slot, which keeps the 1
 # (InfluxDB, which keeps every point, is asserted exactly above).
 all_in_carbon() {
-  case "$(wsp "$S/derive-errors.wsp")" in "0 1" | 1) return 0 ;; esac
+  case "$(wsp "$S/count-errors.wsp")" in "0 1" | 1) return 0 ;; esac
   return 1
 }
 ended() { grep -c 'replay reached the end' "$E2E_DIR/collectd.log" | grep -qx 2; }
@@ -110,7 +112,7 @@ e2e_is "$(influx count objects)" "4 4 4 4 4" "influxdb: count-objects 4 per deco
 e2e_is "$(influx count instances)" "3 3 3 3 3" "influxdb: count-instances 3"
 e2e_is "$(influx count values)" "7 8 8 8 8" "influxdb: count-values 7, then 8 (Pages/sec from the second sample)"
 e2e_is "$(influx count unmatched_paths)" "3 3 3 3 3" "influxdb: count-unmatched_paths 3"
-e2e_is "$(influx derive errors)" "0 0 0 1 1 1" "influxdb: derive-errors counts the malformed blob"
+e2e_is "$(influx count errors)" "0 0 0 1 1 1" "influxdb: count-errors counts the malformed blob"
 # plausible NAME COUNT VALUES: COUNT values, each > 0 and < 1.
 plausible() {
   echo "$3" | awk -v n="$2" '{ if (NF != n) exit 1
@@ -131,11 +133,11 @@ want=$(
 winperf_seconds,host=selfhost,instance=self,type=duration,type_instance=decode
 winperf_seconds,host=selfhost,instance=self,type=duration,type_instance=query
 winperf_value,host=selfhost,instance=self,type=bytes,type_instance=blob
+winperf_value,host=selfhost,instance=self,type=count,type_instance=errors
 winperf_value,host=selfhost,instance=self,type=count,type_instance=instances
 winperf_value,host=selfhost,instance=self,type=count,type_instance=objects
 winperf_value,host=selfhost,instance=self,type=count,type_instance=unmatched_paths
 winperf_value,host=selfhost,instance=self,type=count,type_instance=values
-winperf_value,host=selfhost,instance=self,type=derive,type_instance=errors
 EOF
 )
 e2e_is "$series" "$want" "influxdb: exactly the 8 self series, duration in winperf_seconds"
@@ -146,7 +148,7 @@ e2e_stop "$CARBON_PID" 10
 
 # ---- carbon: the names (Graphite: selfhost.winperf-self.TYPE-INSTANCE)
 e2e_is "$(cd "$S" 2>/dev/null && find . -name '*.wsp' | sort | tr '\n' ' ')" \
-  "./bytes-blob.wsp ./count-instances.wsp ./count-objects.wsp ./count-unmatched_paths.wsp ./count-values.wsp ./derive-errors.wsp ./duration-decode.wsp ./duration-query.wsp " \
+  "./bytes-blob.wsp ./count-errors.wsp ./count-instances.wsp ./count-objects.wsp ./count-unmatched_paths.wsp ./count-values.wsp ./duration-decode.wsp ./duration-query.wsp " \
   "carbon: exactly the 8 self metrics under selfhost.winperf-self"
 [ -d "$CARBON_DIR/whisper/quiethost/winperf-Memory" ] &&
   [ ! -e "$CARBON_DIR/whisper/quiethost/winperf-self" ]

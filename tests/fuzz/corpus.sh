@@ -9,8 +9,8 @@ b=${top_builddir:-.}
 s=${top_srcdir:-.}/tests/fuzz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-targets="perfdata v2 text rpc frame yaml"
-echo "1..7"
+targets="perfdata v2 text rpc frame yaml blg"
+echo "1..8"
 if "$b/tests/fuzz/make_seeds" "$work" "${top_srcdir:-.}"; then
   counts=
   bad=0

@@ -24,6 +24,7 @@ work=${FUZZ_WORK:-fuzz-work}
 max_len() {
   case $1 in
   perfdata) echo 8192 ;;
+  blg) echo 8192 ;;
   frame) echo 4200 ;;
   text) echo 2048 ;;
   *) echo 4096 ;;

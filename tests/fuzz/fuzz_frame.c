@@ -58,7 +58,7 @@ static void check_error(const uint8_t *payload, size_t len) {
   wpr_error_kind kind = WPR_ERR_OTHER;
   char msg[ERROR_PAYLOAD_MAX + 1];
   wpr_parse_error(payload, len, &kind, msg, sizeof msg);
-  if ((unsigned)kind > WPR_ERR_REQUEST)
+  if ((unsigned)kind > WPR_ERR_ACCESS)
     abort();
   (void)wpr_error_kind_name(kind);
   size_t n = strlen(msg);
@@ -87,7 +87,9 @@ static void check_open(const uint8_t *payload, uint32_t len) {
   wp_error err;
   if (wpr_parse_open(payload, len, &o, &err) != 0)
     return;
-  if (strlen(o.host) == 0 || strlen(o.host) > WPR_OPEN_HOST_MAX)
+  if (strlen(o.host) == 0 || strlen(o.host) > WPR_OPEN_HOST_MAX || o.auth < 0 ||
+      o.auth > 2 || o.principal == NULL || o.keytab == NULL ||
+      o.ccache == NULL || o.krb5_config == NULL)
     abort();
   size_t n = wpr_build_open(again, sizeof again, &o);
   if (n != len || memcmp(again, payload, len) != 0)
@@ -133,8 +135,9 @@ static void answer(uint8_t type, const uint8_t *payload, uint32_t len) {
 
 static bool is_request(uint8_t type) {
   return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES ||
-         type == WPR_MSG_OPEN || type == WPR_MSG_SQUERY ||
-         type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE;
+         type == WPR_MSG_REPORT || type == WPR_MSG_OPEN ||
+         type == WPR_MSG_SQUERY || type == WPR_MSG_SNAMES ||
+         type == WPR_MSG_CLOSE;
 }
 
 /* The stream, frame by frame, until it ends or falls out of sync: the

@@ -117,8 +117,8 @@ case $line in
 *) st=1 ;;
 esac
 e2e_ok $st "badhost: a clear authentication failure naming the host and the user"
-case $line in *"next in 60 s"*) st=0 ;; *) st=1 ;; esac
-e2e_ok $st "badhost: an authentication failure backs off a minute"
+case $line in *"paused: 0 other hosts using it wait; tried again by one host when $SMBD_DIR/badcreds changes or in 3600 s"*) st=0 ;; *) st=1 ;; esac
+e2e_ok $st "badhost: a refused logon pauses its credential until its file changes or for an hour"
 
 e2e_alive "$COLLECTD_PID"
 e2e_ok $? "collectd running after the refused login"

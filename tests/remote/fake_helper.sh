@@ -5,6 +5,9 @@
 # without Samba. FAKE_MODE picks the behaviour:
 #   data     answer every request with DATA type 3, bytes "hello"
 #   auth     answer with an ERROR of kind 1 (auth)
+#   access   answer with an ERROR of kind 8 (access): OpenHKPD denied
+#            after a good logon, as Windows answers an account without
+#            Performance Monitor Users
 #   die2     answer the first request, exit 9 on the second
 #   hang     never answer
 #   garbage  answer with an unknown message type
@@ -70,6 +73,7 @@ while :; do
   case $mode in
   data) printf '\011\000\000\000D\003\000\000\000hello' ;;
   auth) auth_error ;;
+  access) error_frame 010 'h: OpenHKPD failed: Win32 error 5 (ERROR_ACCESS_DENIED): the account needs Performance Monitor Users or administrator rights' ;;
   die2)
     [ "$n" -ge 2 ] && exit 9
     printf '\011\000\000\000D\003\000\000\000hello'

@@ -1,0 +1,56 @@
+# collectd-winperf. Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+# shellcheck shell=bash
+# The fleet tests' plumbing (sourced after tests/e2e/lib.sh and
+# smbd-lib.sh, after smbd_e2e_start): many host names on one real smbd,
+# its authentication log, and what carbon holds per host.
+#
+#   fleet_audit_on       restart smbd with `log level = 1 auth_audit:3`: one
+#                        "Auth: ..." line per logon, with its status
+#   fleet_failed_logons  the logons of $SMBD_USER smbd refused so far
+#   fleet_inventory FILE PASSWORD_FILE NAME...
+#                        a HostsFile: every NAME on 127.0.0.1:$SMBD_PORT
+#                        with that password file (in defaults:)
+#   fleet_first_blob HOST
+#                        the first second carbon holds HOST's bytes-blob
+#                        self-metric (a sample taken), empty if none
+#   fleet_hosts_with METRIC HOST...
+#                        how many of the HOSTs have METRIC's whisper file
+
+need whisper-fetch
+fleet_audit_on() {
+  smbd_stop
+  sed -i 's/^\[global\]$/[global]\n  log level = 1 auth_audit:3/' "$SMBD_DIR/smb.conf"
+  smbd_start
+}
+
+fleet_failed_logons() {
+  cat "$SMBD_DIR"/log/*.log 2>/dev/null |
+    grep -F "Auth: " | grep -F "\\[$SMBD_USER]" | grep -c -v 'status \[NT_STATUS_OK\]'
+}
+
+fleet_inventory() {
+  _file=$1
+  _cred=$2
+  shift 2
+  {
+    printf 'defaults:\n  address: 127.0.0.1\n  port: %s\n  password_file: %s\n' \
+      "$SMBD_PORT" "$_cred"
+    printf 'hosts:\n'
+    for _h in "$@"; do printf '  - %s\n' "$_h"; done
+  } >"$_file.tmp" && mv "$_file.tmp" "$_file"
+}
+
+fleet_first_blob() {
+  _f=$W/$1/winperf-self/bytes-blob.wsp
+  [ -f "$_f" ] || return 0
+  /usr/bin/whisper-fetch --json --from="$((T_START - 1))" --until="$(date +%s)" "$_f" |
+    e2e_whisper_json_lines | awk '$2 != "None" && $2 != "null" && $2 != "" { print $1; exit }'
+}
+
+fleet_hosts_with() {
+  _m=$1
+  shift
+  _n=0
+  for _h in "$@"; do [ -f "$W/$_h/$_m" ] && _n=$((_n + 1)); done
+  echo "$_n"
+}
