@@ -35,9 +35,11 @@ BACKENDS = {
 # TYPE-TYPE_INSTANCE" with ' ', '.', ':', '/', '(' and ')' made '_'; rates
 # as write_graphite stores them (StoreRates true, its default).
 G = "$prefix$host.winperf-"
-# Legends: the host, whatever the prefix (aliasSub on the whole name).
-GH = r"'^(?:collectd\.)?([^.]+)\..*', '\1'"
-GI = r"'^(?:collectd\.)?([^.]+)\.winperf-[^.-]+-([^.]+)\..*', '\1 \2'"
+# Legends: the host, whatever the prefix (aliasSub on the whole name),
+# and whatever functions wrap the name (scale(perSecond(NAME), 60)):
+# write_graphite leaves no '(' in a name.
+GH = r"'^(?:.*\()?(?:collectd\.)?([^.(]+)\..*', '\1'"
+GI = r"'^(?:.*\()?(?:collectd\.)?([^.(]+)\.winperf-[^.-]+-([^.]+)\..*', '\1 \2'"
 GT = r"'^(?:collectd\.)?([^.]+)\.[^.]+\.[a-z_]+-(.*)$', '\1 \2'"
 
 
@@ -198,12 +200,15 @@ SELF = [
                "matched nothing (count-unmatched_paths: the log says why)",
                "count-unmatched_paths", "winperf_value", "unmatched_paths",
                "collectd_winperf_count"),
-    ("Errors", "short", "timeseries",
-     "undecodable answers and source failures (derive-errors)",
-     [t(g_host(G + "self.derive-errors"),
-        iq_time('non_negative_derivative(max("value"), 1s)', "winperf_value",
+    # count-errors counts since collectd started (a gauge that only rises,
+    # back to 0 when collectd restarts): a rate, never the count itself.
+    ("Errors per minute", "short", "timeseries",
+     "undecodable answers and source failures per minute (count-errors, a "
+     "count since collectd started: its rate; a restart is no negative rate)",
+     [t(g_host("scale(perSecond(%sself.count-errors), 60)" % G),
+        iq_time('non_negative_derivative(last("value"), 1m)', "winperf_value",
                 SELF_I % "errors", "host"),
-        'increase(collectd_winperf_derive_total{%s}[$__rate_interval])'
+        '60 * rate(collectd_winperf_count{%s}[$__rate_interval])'
         % (SELF_P % "errors"),
         "{{instance}}")]),
     self_panel("Backoff", "s", "a <Host>: seconds until its next try, 0 "
@@ -235,13 +240,21 @@ FLEET = [
         'count(max by (instance) (collectd_winperf_count{%s}))'
         % (SELF_P % "values"),
         "hosts")]),
-    ("Errors per host", "short", "table",
-     "source failures and undecodable answers (derive-errors) in the "
-     "time range; Graphite: per second (write_graphite's StoreRates)",
-     [t(g_host("sortByMaxima(%sself.derive-errors)" % G),
-        iq('spread("value")', "winperf_value", SELF_I % "errors", '"host"',
-           fill=False),
-        'sort_desc(sum by (instance) (increase(collectd_winperf_derive_total{%s}[$__rate_interval])))'
+    # Errors in the time range from the count since start: the sum of its
+    # rises (a restart's fall to 0 is no rise). PromQL has only the fixed
+    # hour: $__range is not among the dashboards' variables.
+    ("Hosts with errors", "short", "table",
+     "source failures and undecodable answers (the rises of count-errors) "
+     "per host that had any: in the time range (Graphite, InfluxDB), in "
+     "the last hour (Prometheus, VictoriaMetrics). A failure in a host's "
+     "first interval is its first value, no rise: a host refused at its "
+     "first logon shows under Paused credentials",
+     [t(g_host("sortByMaxima(removeEmptySeries(removeBelowValue(integral("
+               "nonNegativeDerivative(%sself.count-errors)), 1)))" % G),
+        'SELECT sum("rise") FROM (SELECT non_negative_difference("value") AS "rise" '
+        'FROM "winperf_value" WHERE "host" =~ /^$host$/ AND %s AND $timeFilter '
+        'GROUP BY "host") WHERE "rise" > 0 GROUP BY "host"' % (SELF_I % "errors"),
+        'sort_desc(max by (instance) (increase(collectd_winperf_count{%s}[1h])) > 0)'
         % (SELF_P % "errors"),
         "{{instance}}")]),
     fleet_last("Backoff per host", "s", "a <Host>'s seconds until its next "
@@ -260,7 +273,7 @@ FLEET = [
                "collectd_winperf_gauge", "clock_skew"),
     ("Query duration against the interval", "s", "timeseries",
      "the longest query (duration-query) and the host's interval, "
-     "estimated from how often its errors counter arrives (5 minutes of "
+     "estimated from how often its count-errors arrives (5 minutes of "
      "data; Graphite: per minute, needs a retention of one slot per "
      "interval or finer); a query near its interval makes collectd skip "
      "reads",
@@ -269,11 +282,11 @@ FLEET = [
         'max by (instance) (max_over_time(collectd_winperf_duration_seconds{%s}[$__rate_interval]))'
         % (SELF_P % "query"),
         "{{instance}} query"),
-      t("aliasSub(invert(scale(summarize(offset(scale(%sself.derive-errors, 0), 1), '1min', 'sum', false), 0.016666666666666666)), %s)"
+      t("aliasSub(invert(scale(summarize(offset(scale(%sself.count-errors, 0), 1), '1min', 'sum', false), 0.016666666666666666)), %s)"
         % (G, r"'^.*\((?:collectd\.)?([^.(]+)\..*', '\1 interval'"),
         'SELECT elapsed("value", 1s) FROM "winperf_value" WHERE "host" =~ /^$host$/ AND '
         "\"instance\" = 'self' AND \"type_instance\" = 'errors' AND $timeFilter GROUP BY \"host\"",
-        '300 / max by (instance) (count_over_time(collectd_winperf_derive_total{%s}[5m]))'
+        '300 / max by (instance) (count_over_time(collectd_winperf_count{%s}[5m]))'
         % (SELF_P % "errors"),
         "{{instance}} interval")]),
     ("Query duration as a share of the interval", "percentunit", "table",
@@ -281,7 +294,7 @@ FLEET = [
      "(doc/sizing.md); PromQL only, the others plot both above",
      [t(None, None,
         'max by (instance) (max_over_time(collectd_winperf_duration_seconds{%s}[5m]))'
-        ' / on (instance) (300 / max by (instance) (count_over_time(collectd_winperf_derive_total{%s}[5m])))'
+        ' / on (instance) (300 / max by (instance) (count_over_time(collectd_winperf_count{%s}[5m])))'
         % (SELF_P % "query", SELF_P % "errors"),
         "{{instance}}")]),
     fleet_last("Unmatched paths per host", "short", "counters-file entries "
@@ -339,7 +352,11 @@ def panel(backend, pid, spec, x, y):
          "gridPos": {"h": 8, "w": 12, "x": x, "y": y},
          "fieldConfig": {"defaults": {"unit": unit}, "overrides": []},
          "options": {}, "targets": tg}
-    if kind == "table" and backend != "graphite":
+    if kind == "table" and backend == "graphite":
+        # A table of Graphite series: one row per series, its last value.
+        p["transformations"] = [{"id": "reduce", "options": {
+            "mode": "seriesToRows", "reducers": ["lastNotNull"]}}]
+    elif kind == "table":
         for one in tg:
             if backend == "prometheus":
                 one["instant"] = True
@@ -362,7 +379,7 @@ def variables(backend):
     elif backend == "influxdb":
         query = 'SHOW TAG VALUES FROM "winperf_value" WITH KEY = "host"'
     else:
-        query = ('label_values(collectd_winperf_derive_total{winperf="self", '
+        query = ('label_values(collectd_winperf_count{winperf="self", '
                  'type="errors"}, instance)')
     # Graphite: carbon keeps tagged series (a ';' in a name) under
     # _tagged, which is no host.

@@ -16,10 +16,13 @@
 # dashboards run against each. Prints one TAP line per check without its
 # number ("ok - ...", "not ok - ..."), then "# ..." lines for failures.
 #
-# Queries of the self-metrics issue 22 adds (count-auth_paused,
-# gauge-clock_skew) are checked as everything else but named "issue 22
-# metric" in their lines: on a branch without those metrics they fail,
-# loudly, never skipped.
+#   --expect 'PAGE|PANEL TITLE|REFID|CONDITION...'   (more than once)
+#
+# what that query must show on every backend, beyond data: per series (its
+# host: Graphite's legend up to the first space, InfluxDB's tag host,
+# PromQL's label instance) its largest value in the range, each CONDITION
+# one of HOST (present), !HOST (absent), HOST==V, HOST>V, HOST>=V, HOST<V,
+# HOST<=V; e.g. 'fleet|Paused credentials|A|pausedhost==1 skewhost==0'.
 import argparse
 import json
 import re
@@ -27,7 +30,6 @@ import sys
 import urllib.parse
 import urllib.request
 
-ISSUE22_METRICS = ("auth_paused", "clock_skew")
 ALLOWED = {
     "graphite": {"host", "prefix"},
     "influxdb": {"host", "timeFilter", "__interval"},
@@ -93,6 +95,16 @@ def check_structure(name, d):
                                              sorted(used - ALLOWED[backend])))
     check(not bad, "%s: every panel and query names ${%s}, uses only %s"
           % (name, input_name, sorted(ALLOWED[backend])), "; ".join(bad))
+    tables = [p for p in d.get("panels", []) if p.get("type") == "table"]
+    if backend == "graphite" and tables:
+        # Graphite answers series: a table shows one row per series only
+        # through Grafana's reduce transformation.
+        unreduced = [p.get("title") for p in tables
+                     if {"id": "reduce", "options": {
+                         "mode": "seriesToRows", "reducers": ["lastNotNull"]}}
+                     not in p.get("transformations", [])]
+        check(not unreduced, "%s: every table (%d) reduces each series to "
+              "its last value" % (name, len(tables)), "; ".join(unreduced))
     return backend
 
 
@@ -138,28 +150,56 @@ def substitute(backend, q, hosts, args):
                      % (args.time - args.range, args.time))
 
 
-def has_data(backend, url, q, args):
-    """(True/False, a short account of the answer)."""
+def series_of(backend, url, q, args):
+    """The answer as [(series' host, [non-null values])], or an error."""
     if backend == "graphite":
         r = get(url + "/render", {"target": q, "format": "json",
                                   "from": args.time - args.range,
                                   "until": args.time + 1})
-        n = sum(1 for s in r for v, _ in s["datapoints"] if v is not None)
-        return n > 0, "%d series, %d points" % (len(r), n)
+        # The legend (aliasSub): the host, then what the series is.
+        return [(s["target"].split(" ")[0],
+                 [v for v, _ in s["datapoints"] if v is not None]) for s in r]
     if backend == "influxdb":
         r = get(url + "/query", {"db": "collectd", "q": q, "epoch": "s"})
         res = r["results"][0]
         if "error" in res:
-            return False, res["error"]
-        series = res.get("series", [])
-        n = sum(1 for s in series for row in s["values"]
-                if any(v is not None for v in row[1:]))
-        return n > 0, "%d series, %d rows" % (len(series), n)
+            raise ValueError(res["error"])
+        return [(s.get("tags", {}).get("host"),
+                 [v for row in s["values"] for v in row[1:] if v is not None])
+                for s in res.get("series", [])]
     r = get(url + "/api/v1/query", {"query": q, "time": args.time})
     if r.get("status") != "success":
-        return False, r.get("error", str(r))
-    res = r["data"]["result"]
-    return len(res) > 0, "%d samples" % len(res)
+        raise ValueError(r.get("error", str(r)))
+    return [(s["metric"].get("instance"), [float(s["value"][1])])
+            for s in r["data"]["result"]]
+
+
+CONDITION = re.compile(r"(!?)([\w.-]+)(?:(==|>=|<=|>|<)(-?[0-9.]+))?$")
+
+
+def unmet(expect, found):
+    """The conditions of EXPECT ("HOST", "!HOST", "HOST>V", ...) that the
+    series FOUND (host -> its largest value) do not meet."""
+    out = []
+    for cond in expect.split():
+        m = CONDITION.match(cond)
+        if not m:
+            out.append("%s (not a condition)" % cond)
+            continue
+        absent, host, op, v = m.groups()
+        if absent:
+            ok = host not in found
+        elif host not in found:
+            ok = False
+        elif op:
+            x, v = found[host], float(v)
+            ok = {"==": x == v, ">=": x >= v, "<=": x <= v, ">": x > v,
+                  "<": x < v}[op]
+        else:
+            ok = True
+        if not ok:
+            out.append(cond)
+    return out
 
 
 def run_queries(name, d, backend, url, label, args):
@@ -173,16 +213,23 @@ def run_queries(name, d, backend, url, label, args):
         for tg in p["targets"]:
             q = substitute(backend, query_text(backend, tg), use or [args.host],
                            args)
-            tag = ""
-            if any(m in q for m in ISSUE22_METRICS):
-                tag = " [issue 22 metric]"
+            what = "%s on %s: %s %s" % (name, label, p["title"], tg["refId"])
             try:
-                ok, detail = has_data(backend, url, q, args)
+                series = series_of(backend, url, q, args)
             except Exception as e:  # an HTTP error is a failed query
-                ok, detail = False, "%s: %s" % (type(e).__name__, e)
-            check(ok, "%s on %s: %s %s returns data%s" % (
-                name, label, p["title"], tg["refId"], tag),
-                "%s\n%s" % (q, detail))
+                check(False, what + " returns data",
+                      "%s\n%s: %s" % (q, type(e).__name__, e))
+                continue
+            n = sum(len(v) for _, v in series)
+            check(n > 0, what + " returns data",
+                  "%s\n%d series, %d values" % (q, len(series), n))
+            expect = args.expect.get((page, p["title"], tg["refId"]))
+            if expect is None:
+                continue
+            found = {h: max(v) for h, v in series if h and v}
+            miss = unmet(expect, found)
+            check(not miss, "%s shows %s" % (what, expect),
+                  "%s\nunmet: %s; found %s" % (q, " ".join(miss), found))
 
 
 def main():
@@ -193,8 +240,14 @@ def main():
     ap.add_argument("--graphite")
     ap.add_argument("--influxdb")
     ap.add_argument("--prometheus", action="append", default=[])
+    ap.add_argument("--expect", action="append", default=[])
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
+    expect = {}
+    for e in args.expect:
+        page, title, ref, conds = e.split("|")
+        expect[(page, title, ref)] = conds
+    args.expect = expect
     urls = {"graphite": [args.graphite] if args.graphite else [],
             "influxdb": [args.influxdb] if args.influxdb else [],
             "prometheus": args.prometheus}
