@@ -54,8 +54,10 @@ enum {
   WK_DISK_SEC_READ = 208,          /* Avg. Disk sec/Read */
   WK_DISK_READS = 214,             /* Disk Reads/sec */
   WK_DISK_BYTES = 218,             /* Disk Bytes/sec */
+  WK_DISK_READ_BYTES = 220,        /* Disk Read Bytes/sec */
   WK_PROCESSES = 248,              /* Processes */
   WK_THREADS = 250,                /* Threads */
+  WK_BYTES_RECEIVED = 264,         /* Bytes Received/sec */
   WK_THREAD_WAIT_REASON = 336,     /* Thread Wait Reason */
   WK_BYTES_TOTAL = 388,            /* Bytes Total/sec */
   WK_FREE_SPACE = 408,             /* % Free Space */
@@ -70,6 +72,7 @@ enum {
   WK_START_ADDRESS = 706,          /* Start Address */
   WK_ID_PROCESS = 784,             /* ID Process */
   WK_ID_THREAD = 804,              /* ID Thread */
+  WK_BYTES_SENT = 896,             /* Bytes Sent/sec */
   WK_CACHE_BYTES = 818,            /* Cache Bytes */
   WK_HANDLE_COUNT = 952,           /* Handle Count */
   WK_AVAILABLE_BYTES = 1380,       /* Available Bytes */
