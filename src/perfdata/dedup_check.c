@@ -73,7 +73,8 @@ void pd_check_dedup(pd_selection *sel) {
   pd_matched_log *log = &sel->matched;
   if (log->lost)
     return;
-  qsort(log->v, log->count, sizeof *log->v, by_value);
+  if (log->count > 1) /* qsort's array must not be NULL, even for 0 */
+    qsort(log->v, log->count, sizeof *log->v, by_value);
   size_t reported = 0;
   for (size_t i = 0; i < log->count; i++) {
     const pd_matched_value *v = &log->v[i];
