@@ -36,9 +36,11 @@ static int either(int entry, int block) {
   return entry >= 0 ? entry : block;
 }
 
-/* The key of entry e's path a (0: e->path, else e->alts[a - 1]). */
+/* The key of entry e's path a (0: e->path, else e->alts[a - 1]); with
+ * names_only, of its identifier alone: the settings that change only the
+ * value (scale, pairing but for pid names, raw with a type) left out. */
 static output_key key_of(const wp_counter_entry *e, size_t entry, size_t a,
-                         const wp_output_defaults *d) {
+                         const wp_output_defaults *d, bool names_only) {
   bool iw =
       a > 0 ? e->alts[a - 1].instance_has_wildcard : e->instance_has_wildcard;
   bool cw =
@@ -68,6 +70,12 @@ static output_key key_of(const wp_counter_entry *e, size_t entry, size_t a,
                            : -1);
   k.alone = e->card.aggregate != WP_AGG_NONE || e->card.max_instances > 0;
   k.own = k.alone ? entry : 0;
+  if (names_only) { /* raw without a type is in k.type (NULL) already */
+    k.scale_bits = 0;
+    k.raw = 0;
+    if (!instance_named || instance_names != WP_INSTANCE_NAMES_PID)
+      k.pair_by = -1;
+  }
   return k;
 }
 
@@ -112,8 +120,10 @@ static bool is_key(const void *ctx, uint32_t value) {
   return same_key(&l->keys[value - 1], l->key);
 }
 
-int wp_dedup_groups(const wp_counter_list *list, const wp_output_defaults *d,
-                    uint32_t *groups) {
+/* groups[] numbered by key_of(names_only), as wp_dedup_groups says. */
+static int number_paths(const wp_counter_list *list,
+                        const wp_output_defaults *d, bool names_only,
+                        uint32_t *groups) {
   size_t n = wp_dedup_path_count(list);
   output_key *keys = malloc((n ? n : 1) * sizeof *keys);
   wp_table index = {0};
@@ -128,7 +138,7 @@ int wp_dedup_groups(const wp_counter_list *list, const wp_output_defaults *d,
   for (size_t i = 0; i < list->count; i++) {
     const wp_counter_entry *e = &list->entries[i];
     for (size_t a = 0; a <= e->alt_count; a++, path++) {
-      output_key k = key_of(e, i, a, d);
+      output_key k = key_of(e, i, a, d, names_only);
       keys[distinct] = k;
       key_lookup l = {keys, &k};
       uint32_t found =
@@ -139,4 +149,63 @@ int wp_dedup_groups(const wp_counter_list *list, const wp_output_defaults *d,
   free(keys);
   wp_table_free(&index);
   return 0;
+}
+
+int wp_dedup_groups(const wp_counter_list *list, const wp_output_defaults *d,
+                    uint32_t *groups) {
+  return number_paths(list, d, false, groups);
+}
+
+/* What makes entries b and a of one name dispatch two values (one of the
+ * settings key_of leaves out with names_only). */
+static const char *difference(const wp_counter_entry *a,
+                              const wp_counter_entry *b,
+                              const wp_output_defaults *d) {
+  if (memcmp(&a->scale, &b->scale, sizeof a->scale) != 0)
+    return "scale";
+  if ((a->raw >= 0 ? a->raw == 1 : d->raw) !=
+      (b->raw >= 0 ? b->raw == 1 : d->raw))
+    return "raw";
+  return "pair_by";
+}
+
+int wp_dedup_clashes(const wp_counter_list *list, const wp_output_defaults *d,
+                     const uint32_t *groups, wp_clash **out, size_t *count) {
+  size_t n = wp_dedup_path_count(list), cap = 0;
+  uint32_t *names = malloc((n ? n : 1) * sizeof *names);
+  size_t *first = malloc((list->count ? list->count : 1) * sizeof *first);
+  wp_shadowed *sh = NULL;
+  size_t covered = 0;
+  int rc = names == NULL || first == NULL ||
+                   number_paths(list, d, true, names) != 0 ||
+                   wp_dedup_shadowed(list, names, &sh, &covered) != 0
+               ? -1
+               : 0;
+  *out = NULL;
+  *count = 0;
+  for (size_t i = 0, p = 0; rc == 0 && i < list->count; i++) {
+    first[i] = p;
+    p += 1 + list->entries[i].alt_count;
+  }
+  /* Covered by an earlier entry of its name: a clash unless alike (then
+   * shadowed: dispatched once, under the earlier one). */
+  for (size_t k = 0; rc == 0 && k < covered; k++) {
+    size_t e = sh[k].entry, by = sh[k].by;
+    if (groups[first[e]] == groups[first[by]])
+      continue;
+    if (WP_GROW(out, &cap, *count + 1, WP_GROW_NO_CAP) != WP_GROW_OK)
+      rc = -1;
+    else
+      (*out)[(*count)++] = (wp_clash){
+          e, by, difference(&list->entries[by], &list->entries[e], d)};
+  }
+  free(sh);
+  free(first);
+  free(names);
+  if (rc != 0) {
+    free(*out);
+    *out = NULL;
+    *count = 0;
+  }
+  return rc;
 }

@@ -1,5 +1,5 @@
-/* collectd-winperf: which CountersFile entries share a value, and which
- * entries an earlier one shadows.
+/* collectd-winperf: which CountersFile entries share a value, which
+ * entries an earlier one shadows, and which would clash with one.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * A value (one counter of one instance) that paths of several entries
@@ -86,5 +86,26 @@ typedef struct wp_shadowed {
  * shadowed. 0; -1 out of memory. */
 int wp_dedup_shadowed(const wp_counter_list *list, const uint32_t *groups,
                       wp_shadowed **out, size_t *count);
+
+/* Two entries that cannot both be honoured: `entry` would dispatch every
+ * value it matches under the names `by` (an earlier entry without a filter
+ * whose path covers each of entry's, as for wp_dedup_shadowed) dispatches
+ * it under, but another value: they differ only in `setting` ("scale",
+ * "raw" or "pair_by"), which changes the value and not its identifier.
+ * collectd would get two values for one series each interval. */
+typedef struct wp_clash {
+  size_t entry, by;
+  const char *setting;
+} wp_clash;
+
+/* The clashes of `list` with its paths' groups (wp_dedup_groups under d),
+ * in entry order, into *out (malloc'ed, *count of them; NULL when none).
+ * Told as wp_dedup_shadowed tells covering, so an overlap it cannot tell
+ * from the paths' text (a later entry covering an earlier one, two
+ * patterns that overlap, a raw and a formatted value that both take the
+ * type "gauge") is found only at dispatch (src/plugin/dispatch.c
+ * check_twice). 0; -1 out of memory. */
+int wp_dedup_clashes(const wp_counter_list *list, const wp_output_defaults *d,
+                     const uint32_t *groups, wp_clash **out, size_t *count);
 
 #endif

@@ -1,6 +1,6 @@
 /* collectd-winperf tests: which CountersFile entries share a value (their
- * deduplication group) and which an earlier entry shadows
- * (src/config/dedup_groups.h).
+ * deduplication group), which an earlier entry shadows and which would
+ * send two values for one series with one (src/config/dedup_groups.h).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Every expected group is worked out by hand from the settings that make
@@ -190,10 +190,63 @@ static void test_shadowed(void) {
   IS_STR(got, "", "a single entry: none");
 }
 
+/* The clashes of text as "entry<by:setting ..." (0-based). */
+static void clashes_text(const char *text, char *out, size_t cap) {
+  wp_counter_list list = {0};
+  out[0] = '\0';
+  if (!parse(text, &list))
+    return;
+  size_t n = wp_dedup_path_count(&list), w = 0, count = 0;
+  uint32_t *g = calloc(n ? n : 1, sizeof *g);
+  wp_clash *cl = NULL;
+  if (g != NULL && wp_dedup_groups(&list, &formatted, g) == 0 &&
+      wp_dedup_clashes(&list, &formatted, g, &cl, &count) == 0)
+    for (size_t i = 0; i < count && w < cap; i++)
+      w += (size_t)snprintf(out + w, cap - w, "%s%zu<%zu:%s", i ? " " : "",
+                            cl[i].entry, cl[i].by, cl[i].setting);
+  free(cl);
+  free(g);
+  wp_counters_free(&list);
+}
+
+static const char clashes[] =
+    "- '\\Memory\\Pages/sec'\n"                                   /* 0 */
+    "- path: '\\Memory\\Pages/sec'\n  scale: 1000\n"              /* 1 < 0 */
+    "- path: '\\Memory\\Pages/sec'\n  raw: true\n"                /* 2 */
+    "- path: '\\Memory\\Pages/sec'\n  raw: true\n  type: gauge\n" /* 3 < 0 */
+    "- path: '\\Memory\\Pages/sec'\n  pair_by: name\n"            /* 4 < 0 */
+    "- path: '\\Memory\\Pages/sec'\n  scale: 1000\n"
+    "  type_instance: pages_k\n"             /* 5 */
+    "- '\\Processor(*)\\% Processor Time'\n" /* 6 */
+    "- path: '\\Processor(_Total)\\% Processor Time'\n"
+    "  scale: 0.01\n"                                     /* 7 < 6 */
+    "- path: '\\Processor(0)\\% Idle Time'\n  scale: 2\n" /* 8 */
+    "- '\\Processor(*)\\% Idle Time'\n"                   /* 9 */
+    "- '\\memory\\pages/sec'\n"                           /* 10 */
+    "- path: '\\Processor(*)\\Interrupts/sec'\n  include: '^0$'\n"
+    "- path: '\\Processor(0)\\Interrupts/sec'\n  scale: 2\n"; /* 12 */
+
+static void test_clashes(void) {
+  char got[512];
+  clashes_text(clashes, got, sizeof got);
+  /* 1 scale, 3 raw (both typed gauge), 4 the pairing of a formatted
+   * value: each under 0's names with another value. 2 raw without a
+   * type, 5 its own type_instance: other names. 7 under 6's names for
+   * _Total. 9 covers 8 but comes later: told at dispatch only. 10 alike
+   * 0: shadowed, no clash. 12: 11 has a filter. */
+  IS_STR(got, "1<0:scale 3<0:raw 4<0:pair_by 7<6:scale",
+         "exactly the entries that would send two values for one series");
+  clashes_text("- '\\Memory\\Pages/sec'\n"
+               "- path: '\\Memory\\Pages/sec'\n  raw: true\n",
+               got, sizeof got);
+  IS_STR(got, "", "formatted and raw of one counter: no clash");
+}
+
 int main(void) {
   test_settings();
   test_overrides();
   test_alone();
   test_shadowed();
+  test_clashes();
   return tap_done();
 }
