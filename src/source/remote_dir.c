@@ -15,23 +15,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int wp_private_dir_make(const char *parent, char **dir, wp_error *err) {
+/* Deeper than anything libsmbclient or krb5 makes (Samba: a level or two). */
+#define REMOVE_DEPTH 8
+
+int wp_private_dir_make(const char *parent, const char *prefix, char **dir,
+                        wp_error *err) {
   if (parent == NULL || parent[0] == '\0')
     parent = getenv("TMPDIR");
   if (parent == NULL || parent[0] == '\0')
     parent = "/tmp";
-  size_t n = strlen(parent) + sizeof("/winperf-krb5.XXXXXX");
+  size_t n = strlen(parent) + strlen(prefix) + sizeof("/.XXXXXX");
   char *path = malloc(n);
   if (path == NULL) {
     wp_error_set_code(err, WP_E_NOMEM, "remote: out of memory");
     return -1;
   }
-  snprintf(path, n, "%s/winperf-krb5.XXXXXX", parent);
+  snprintf(path, n, "%s/%s.XXXXXX", parent, prefix);
   /* mkdtemp makes it 0700 and unique, whatever the umask */
   if (mkdtemp(path) == NULL) {
     wp_error_set(err,
-                 "remote: cannot make a private directory for the Kerberos "
-                 "caches under %s: %s",
+                 "remote: cannot make a private directory for the helper "
+                 "under %s: %s",
                  parent, strerror(errno));
     free(path);
     return -1;
@@ -46,19 +50,43 @@ int wp_private_dir_make(const char *parent, char **dir, wp_error *err) {
   return 0;
 }
 
+/* Empty the open directory fd (closed here). Entries are unlinked; a
+ * subdirectory is opened with O_NOFOLLOW relative to fd and emptied
+ * first, never left through a symbolic link or into another file system. */
+static void empty_dir(int fd, dev_t dev, int depth) {
+  DIR *d = fdopendir(fd);
+  if (d == NULL) {
+    close(fd);
+    return;
+  }
+  for (struct dirent *ent; (ent = readdir(d)) != NULL;) {
+    const char *name = ent->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+      continue;
+    if (unlinkat(dirfd(d), name, 0) == 0 || errno != EISDIR)
+      continue;
+    int sub =
+        openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (sub >= 0 && depth < REMOVE_DEPTH && fstat(sub, &st) == 0 &&
+        st.st_dev == dev)
+      empty_dir(sub, dev, depth + 1);
+    else if (sub >= 0)
+      close(sub);
+    (void)unlinkat(dirfd(d), name, AT_REMOVEDIR);
+  }
+  closedir(d);
+}
+
 void wp_private_dir_remove(char **dir) {
   if (dir == NULL || *dir == NULL)
     return;
   int fd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-  if (d == NULL && fd >= 0)
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0)
+    empty_dir(fd, st.st_dev, 0);
+  else if (fd >= 0)
     close(fd);
-  for (struct dirent *ent; d != NULL && (ent = readdir(d)) != NULL;) {
-    if (strcmp(ent->d_name, ".") != 0 && strcmp(ent->d_name, "..") != 0)
-      (void)unlinkat(dirfd(d), ent->d_name, 0);
-  }
-  if (d != NULL)
-    closedir(d);
   (void)rmdir(*dir);
   free(*dir);
   *dir = NULL;

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #endif
 #include "remote_proc.h"
+#include "../remote/frame.h"
 #include "remote_dir.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -51,6 +53,11 @@ void wp_proc_reap(wp_helper_proc *p, int force, char *why, size_t whylen) {
   if (why != NULL && whylen > 0) {
     if (got == p->pid && WIFEXITED(status))
       snprintf(why, whylen, "exited with status %d", WEXITSTATUS(status));
+    else if (got == p->pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+      snprintf(why, whylen,
+               "was killed by its sandbox (signal %d, SIGSYS: a system call "
+               "its seccomp filter forbids)",
+               SIGSYS);
     else if (got == p->pid && WIFSIGNALED(status))
       snprintf(why, whylen, "was killed by signal %d", WTERMSIG(status));
     else
@@ -134,6 +141,37 @@ int wp_proc_spawn(wp_helper_proc *p, const char *path, const char *const *argv,
     return -1;
   }
   return 0;
+}
+
+int wp_proc_send_fds(int fd, const uint8_t *p, size_t n, const int *fds,
+                     int nfds) {
+  if (nfds <= 0)
+    return wpr_write_all(fd, p, n);
+  union {
+    struct cmsghdr align;
+    char buf[CMSG_SPACE(sizeof(int) * 8)];
+  } ctl;
+  if (nfds > 8)
+    return -1;
+  memset(&ctl, 0, sizeof(ctl));
+  struct iovec iov = {(void *)p, n};
+  struct msghdr m = {0};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = ctl.buf;
+  m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
+  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+  memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)nfds);
+  ssize_t w;
+  while ((w = sendmsg(fd, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+    ;
+  if (w < 0)
+    return -1;
+  /* the descriptors went with the first byte; the rest as any frame */
+  return (size_t)w == n ? 0 : wpr_write_all(fd, p + w, n - (size_t)w);
 }
 
 int wp_proc_recv(int fd, uint8_t *p, size_t n, int64_t deadline) {
