@@ -13,89 +13,33 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
-
-/* Calls that kill the helper. Names this kernel or libseccomp does not
- * know on this architecture are skipped. */
+/* Calls that kill the helper, by what they would do. Names this kernel or
+ * libseccomp does not know on this architecture are skipped. */
 static const char *const killed[] = {
-    "execve",
-    "execveat",
-    "process_vm_readv",
-    "process_vm_writev",
-    "process_madvise",
-    "pidfd_getfd",
-    "listen",
-    "accept",
-    "accept4",
-    "unshare",
-    "setns",
-    "mount",
-    "umount2",
-    "pivot_root",
-    "chroot",
-    "open_tree",
-    "move_mount",
-    "fsopen",
-    "fsconfig",
-    "fsmount",
-    "fspick",
-    "mount_setattr",
-    "init_module",
-    "finit_module",
-    "delete_module",
-    "kexec_load",
-    "kexec_file_load",
-    "bpf",
-    "perf_event_open",
-    "userfaultfd",
-    "io_uring_setup",
-    "io_uring_enter",
+    /* start a program */
+    "execve execveat",
+    /* reach into other processes */
+    "process_vm_readv process_vm_writev process_madvise pidfd_getfd",
+    /* serve connections */
+    "listen accept accept4",
+    /* namespaces and mounts */
+    "unshare setns mount umount2 pivot_root chroot open_tree move_mount "
+    "fsopen fsconfig fsmount fspick mount_setattr",
+    /* the kernel's own: modules, kexec, bpf, tracing, io_uring */
+    "init_module finit_module delete_module kexec_load kexec_file_load bpf "
+    "perf_event_open userfaultfd io_uring_setup io_uring_enter "
     "io_uring_register",
-    "setuid",
-    "setgid",
-    "setreuid",
-    "setregid",
-    "setresuid",
-    "setresgid",
-    "setgroups",
-    "setfsuid",
-    "setfsgid",
-    "capset",
-    "settimeofday",
-    "clock_settime",
-    "clock_adjtime",
-    "adjtimex",
-    "swapon",
-    "swapoff",
-    "reboot",
-    "sethostname",
-    "setdomainname",
-    "name_to_handle_at",
-    "open_by_handle_at",
-    "personality",
-    "iopl",
-    "ioperm",
-    "syslog",
-    "acct",
-    "quotactl",
-    "quotactl_fd",
-    "fanotify_init",
-    "lookup_dcookie",
-    "uselib",
-    "vhangup",
-    "nfsservctl",
-#ifndef UNDER_SANITIZER
+    /* identities and capabilities: the helper has dropped them for good */
+    "setuid setgid setreuid setregid setresuid setresgid setgroups setfsuid "
+    "setfsgid capset",
+    /* the machine's: clock, swap, reboot, names, devices, accounting */
+    "settimeofday clock_settime clock_adjtime adjtimex swapon swapoff reboot "
+    "sethostname setdomainname name_to_handle_at open_by_handle_at "
+    "personality iopl ioperm syslog acct quotactl quotactl_fd fanotify_init "
+    "lookup_dcookie uselib vhangup nfsservctl",
+#if !HFILTER_SANITIZER
     "ptrace",
-    "fork",
-    "vfork",
 #endif
 };
 
@@ -104,20 +48,36 @@ static const struct {
   const char *name;
   int err;
 } refused[] = {
-    {"keyctl", ENOSYS}, {"add_key", ENOSYS},          {"request_key", ENOSYS},
+    {"keyctl", ENOSYS},
+    {"add_key", ENOSYS},
+    {"request_key", ENOSYS},
     {"clone3", ENOSYS}, /* glibc then uses clone, whose flags are seen */
-    {"tkill", EPERM},   {"pidfd_send_signal", EPERM},
 };
 
-static int add_list(scmp_filter_ctx ctx, char *why, size_t len) {
-  for (size_t i = 0; i < sizeof(killed) / sizeof(killed[0]); i++) {
-    int nr = seccomp_syscall_resolve_name(killed[i]);
-    if (nr < 0)
-      continue; /* not on this architecture */
-    int rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, nr, 0);
-    if (rc < 0)
-      return snprintf(why, len, "%s: %s", killed[i], strerror(-rc)), -1;
+/* Each name of the space-separated list names: KILL_PROCESS. */
+static int add_killed(scmp_filter_ctx ctx, const char *names, char *why,
+                      size_t len) {
+  char name[40];
+  for (const char *p = names; *p;) {
+    size_t n = strcspn(p, " ");
+    if (n > 0 && n < sizeof(name)) {
+      memcpy(name, p, n);
+      name[n] = '\0';
+      int nr = seccomp_syscall_resolve_name(name);
+      int rc = nr < 0 ? 0 /* not on this architecture */
+                      : seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, nr, 0);
+      if (rc < 0)
+        return snprintf(why, len, "%s: %s", name, strerror(-rc)), -1;
+    }
+    p += n + (p[n] == ' ');
   }
+  return 0;
+}
+
+static int add_list(scmp_filter_ctx ctx, char *why, size_t len) {
+  for (size_t i = 0; i < sizeof(killed) / sizeof(killed[0]); i++)
+    if (add_killed(ctx, killed[i], why, len) != 0)
+      return -1;
   for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
     int nr = seccomp_syscall_resolve_name(refused[i].name);
     if (nr < 0)
@@ -129,24 +89,16 @@ static int add_list(scmp_filter_ctx ctx, char *why, size_t len) {
   return 0;
 }
 
-/* Rules on arguments: clone without CLONE_THREAD (a new process), signals
- * to other processes, socket families, TIOCSTI. */
+/* Rules on arguments: clone into new namespaces, socket families,
+ * TIOCSTI. */
 static int add_argument_rules(scmp_filter_ctx ctx) {
   int rc = 0;
-#ifndef UNDER_SANITIZER
-  rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
-                         SCMP_A0_64(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
-#endif
-  scmp_datum_t self = (scmp_datum_t)getpid();
-  rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(kill), 1,
-                         SCMP_A0_32(SCMP_CMP_NE, self));
-  rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(tgkill), 1,
-                         SCMP_A0_32(SCMP_CMP_NE, self));
-  rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_sigqueueinfo),
-                         1, SCMP_A0_32(SCMP_CMP_NE, self));
-  rc |=
-      seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(rt_tgsigqueueinfo),
-                       1, SCMP_A0_32(SCMP_CMP_NE, self));
+  static const unsigned long ns[] = {CLONE_NEWNS,    CLONE_NEWUTS, CLONE_NEWIPC,
+                                     CLONE_NEWUSER,  CLONE_NEWPID, CLONE_NEWNET,
+                                     CLONE_NEWCGROUP};
+  for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
+                           SCMP_A0_64(SCMP_CMP_MASKED_EQ, ns[i], ns[i]));
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
                          SCMP_A1_64(SCMP_CMP_EQ, (scmp_datum_t)TIOCSTI));
   /* Unix (nscd, sssd), IPv4, IPv6, netlink (getaddrinfo's interfaces):

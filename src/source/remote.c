@@ -165,7 +165,7 @@ static wp_source_status spawn(wp_remote *r, wp_error *err) {
 
 static wp_source_status helper_lost(wp_remote *r, int rc, const char *doing,
                                     wp_error *err) {
-  char why[64];
+  char why[256];
   if (rc == -2) {
     reap_failed(r, 1);
     return fail(r, WP_REMOTE_ERR_TIMEOUT, err,
@@ -527,7 +527,8 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
     r->proc = wp_remote_helper_proc(r->shared);
     if (wp_remote_auth_krb5(&r->auth))
       wp_remote_helper_want_krb5(r->shared, r->auth.krb5_parent);
-    wp_remote_helper_want_sandbox(r->shared, r->helper_user, r->no_sandbox);
+    wp_remote_helper_want_sandbox(r->shared, r->auth.krb5_parent,
+                                  r->helper_user, r->no_sandbox);
   }
   r->last_err = WP_REMOTE_ERR_NONE;
   r->encrypt = opt->encrypt;

@@ -60,8 +60,11 @@ void wp_proc_reap(wp_helper_proc *p, int force, char *why, size_t whylen) {
                SIGSYS);
     else if (got == p->pid && WIFSIGNALED(status))
       snprintf(why, whylen, "was killed by signal %d", WTERMSIG(status));
-    else
-      snprintf(why, whylen, "is gone");
+    else /* ECHILD: the status went to someone else */
+      snprintf(why, whylen,
+               "ended (how is not known here: collectd reaps child processes "
+               "itself; the kernel logs a kill by the helper's sandbox as an "
+               "audit record of type 1326)");
   }
   p->pid = -1;
   wp_private_dir_remove(&p->dir); /* its caches: the helper is gone */
@@ -85,6 +88,33 @@ static void close_pair(int a, int b) {
   close(b);
 }
 
+typedef struct child_args {
+  const char *path;
+  const char *const *argv;
+  int stream, report; /* the helper's end of the socket pair; exec's pipe */
+} child_args;
+
+/* The child: only async-signal-safe calls from here to exec. */
+static void child_main(const child_args *a) {
+  sigset_t all;
+  sigemptyset(&all);
+  sigprocmask(SIG_SETMASK, &all, NULL);
+  signal(SIGPIPE, SIG_DFL);
+  signal(SIGCHLD, SIG_DFL); /* collectd ignores it; the helper should not */
+  if (dup2(a->stream, STDIN_FILENO) < 0 || dup2(a->stream, STDOUT_FILENO) < 0)
+    _exit(127);
+  /* Whatever else collectd has open stays out of the helper (which closes
+   * the rest itself: src/remote/helper_sandbox.h). */
+  for (int fd = 3; fd < 1024; fd++)
+    if (fd != a->report)
+      close(fd);
+  execv(a->path, (char *const *)a->argv);
+  int e = errno;
+  ssize_t w = write(a->report, &e, sizeof(e));
+  (void)w;
+  _exit(127);
+}
+
 int wp_proc_spawn(wp_helper_proc *p, const char *path, const char *const *argv,
                   const char **what, int *errnum) {
   int sv[2], st[2];
@@ -99,6 +129,7 @@ int wp_proc_spawn(wp_helper_proc *p, const char *path, const char *const *argv,
     close_pair(sv[0], sv[1]);
     return -1;
   }
+  child_args a = {path, argv, sv[1], st[1]};
   pid_t pid = fork();
   if (pid < 0) {
     *what = "fork";
@@ -107,24 +138,8 @@ int wp_proc_spawn(wp_helper_proc *p, const char *path, const char *const *argv,
     close_pair(st[0], st[1]);
     return -1;
   }
-  if (pid == 0) {
-    /* Child: only async-signal-safe calls from here to exec. */
-    sigset_t all;
-    sigemptyset(&all);
-    sigprocmask(SIG_SETMASK, &all, NULL);
-    signal(SIGPIPE, SIG_DFL);
-    if (dup2(sv[1], STDIN_FILENO) < 0 || dup2(sv[1], STDOUT_FILENO) < 0)
-      _exit(127);
-    /* Whatever else collectd has open stays out of the helper. */
-    for (int fd = 3; fd < 1024; fd++)
-      if (fd != st[1])
-        close(fd);
-    execv(path, (char *const *)argv);
-    int e = errno;
-    ssize_t w = write(st[1], &e, sizeof(e));
-    (void)w;
-    _exit(127);
-  }
+  if (pid == 0)
+    child_main(&a);
   close_pair(sv[1], st[1]);
   int child_errno = 0;
   ssize_t got;

@@ -84,16 +84,18 @@ void wp_remote_helper_unref(wp_remote_helper *h) {
 
 void wp_remote_helper_want_krb5(wp_remote_helper *h, const char *parent) {
   pthread_mutex_lock(&h->lock);
-  if (!h->krb5 && parent != NULL)
+  if (h->krb5_parent == NULL && parent != NULL)
     h->krb5_parent = strdup(parent); /* NULL: $TMPDIR, as the caller's */
   h->krb5 = true;
   pthread_mutex_unlock(&h->lock);
 }
 
-void wp_remote_helper_want_sandbox(wp_remote_helper *h, const char *user,
-                                   int no_sandbox) {
+void wp_remote_helper_want_sandbox(wp_remote_helper *h, const char *parent,
+                                   const char *user, int no_sandbox) {
   pthread_mutex_lock(&h->lock);
   if (!h->sandbox_set) {
+    if (h->krb5_parent == NULL && parent != NULL)
+      h->krb5_parent = strdup(parent);
     h->helper_user = user ? strdup(user) : NULL; /* NULL: the default */
     h->no_sandbox = no_sandbox;
     h->sandbox_set = true;

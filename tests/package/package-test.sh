@@ -32,7 +32,7 @@ esac
 ok() { e2e_ok "$@"; }
 diag() { e2e_diag; }
 need dpkg-buildpackage dpkg-parsechangelog dh lintian git
-[ "$mode" = build ] || need collectd man
+[ "$mode" = build ] || need collectd man userdel groupdel
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/collectd-winperf-pkg.XXXXXX")
 collectd_pid=""
@@ -114,8 +114,17 @@ ok $? "collectd-winperf holds no .la, no remote helper and no collectd.conf.d sn
 
 has_all "$work/remote.list" /usr/bin/winperf-remote-helper \
   /usr/share/man/man1/winperf-remote-helper.1.gz \
-  /usr/share/doc/collectd-winperf-remote/copyright
-ok $? "collectd-winperf-remote holds winperf-remote-helper and its man page"
+  /usr/share/doc/collectd-winperf-remote/copyright \
+  /usr/share/doc/collectd-winperf-remote/examples/collectd-unprivileged.conf
+ok $? "collectd-winperf-remote holds winperf-remote-helper, its man page and the unprivileged collectd drop-in"
+
+# The helper's system user (issue 29): made by the -remote package's
+# postinst with adduser, which it depends on.
+postinst=$(dpkg-deb --ctrl-tarfile "$deb_remote" 2>/dev/null | tar -xO ./postinst 2>/dev/null)
+echo "$postinst" | grep -q 'adduser --system --group' &&
+  echo "$postinst" | grep -q 'winperf-helper' &&
+  dpkg-deb -f "$deb_remote" Depends | grep -qw adduser
+ok $? "collectd-winperf-remote's postinst creates the system user winperf-helper (Depends: adduser)"
 
 # Dependencies: the collectd-core of the collectd-dev the plugin was built
 # against (same X.Y), libsmbclient only in the -remote package.
@@ -180,12 +189,24 @@ done
 ! installed collectd-winperf && ! installed collectd-winperf-remote
 ok $? "neither package installed before the test"
 snapshot >"$work/before.list"
+had_helper_user=no
+getent passwd winperf-helper >/dev/null && had_helper_user=yes
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get install -y -q --no-install-recommends "$deb_base" "$deb_remote" >"$work/apt.log" 2>&1
 status=$?
 [ "$status" -eq 0 ] || tail -20 "$work/apt.log" | diag
 ok "$status" "apt-get install ./collectd-winperf*.deb"
+
+# The helper's user: a system account, no shell, no home, a group of its own.
+pw=$(getent passwd winperf-helper)
+echo "$pw" | diag
+helper_uid=$(echo "$pw" | cut -d: -f3)
+[ -n "$pw" ] && [ "$helper_uid" -gt 0 ] && [ "$helper_uid" -lt 1000 ] &&
+  [ "$(echo "$pw" | cut -d: -f7)" = /usr/sbin/nologin ] &&
+  [ "$(echo "$pw" | cut -d: -f6)" = /nonexistent ] &&
+  [ "$(id -gn winperf-helper)" = winperf-helper ]
+ok $? "installed: the system user winperf-helper (uid $helper_uid, nologin, group winperf-helper)"
 
 installed collectd-winperf && installed collectd-winperf-remote &&
   dpkg -L collectd-winperf | grep -qx /usr/lib/collectd/winperf.so &&
@@ -440,5 +461,14 @@ done
 [ -z "${left// /}" ] || echo "left behind:$left" | diag
 cmp -s "$work/before.list" "$work/after.list" && [ -z "${left// /}" ]
 ok $? "nothing left in /usr/lib/collectd, /etc/collectd, /usr/share/doc, /usr/share/collectd-winperf, /usr/bin, man"
+
+# The system user stays after a purge, as Debian's system users do; the
+# test takes away the one it made, leaving the machine as it found it.
+getent passwd winperf-helper >/dev/null
+ok $? "winperf-helper kept after the purge (a system user)"
+if [ "$had_helper_user" = no ]; then
+  userdel winperf-helper 2>/dev/null
+  getent group winperf-helper >/dev/null && groupdel winperf-helper 2>/dev/null
+fi
 
 e2e_done
