@@ -31,7 +31,7 @@ esac
 . "$top/tests/e2e/lib.sh"
 ok() { e2e_ok "$@"; }
 diag() { e2e_diag; }
-need dpkg-buildpackage dpkg-parsechangelog dh lintian git
+need dpkg-buildpackage dpkg-parsechangelog dh lintian git systemd-analyze
 [ "$mode" = build ] || need collectd man userdel groupdel
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/collectd-winperf-pkg.XXXXXX")
@@ -125,6 +125,23 @@ echo "$postinst" | grep -q 'adduser --system --group' &&
   echo "$postinst" | grep -q 'winperf-helper' &&
   dpkg-deb -f "$deb_remote" Depends | grep -qw adduser
 ok $? "collectd-winperf-remote's postinst creates the system user winperf-helper (Depends: adduser)"
+
+# The drop-in that runs collectd unprivileged (doc/winperf-remote.md): a
+# valid one for Debian's collectd.service (systemd-analyze verify reads the
+# unit and the drop-in beside it; the unit's own path is /lib/systemd).
+unit_dir=$work/units
+mkdir -p "$unit_dir/collectd.service.d"
+cp /lib/systemd/system/collectd.service "$unit_dir/" 2>/dev/null
+cp "$top/conf/systemd/collectd-unprivileged.conf" "$unit_dir/collectd.service.d/unprivileged.conf"
+SYSTEMD_UNIT_PATH=$unit_dir: systemd-analyze verify "$unit_dir/collectd.service" >"$work/verify.log" 2>&1
+status=$?
+grep -E 'collectd' "$work/verify.log" | diag
+[ -f "$unit_dir/collectd.service" ] && [ "$status" -eq 0 ] &&
+  ! grep -q 'unprivileged.conf' "$work/verify.log" &&
+  grep -qx 'User=collectd' "$unit_dir/collectd.service.d/unprivileged.conf" &&
+  grep -qx 'NoNewPrivileges=yes' "$unit_dir/collectd.service.d/unprivileged.conf" &&
+  grep -qx 'AmbientCapabilities=' "$unit_dir/collectd.service.d/unprivileged.conf"
+ok $? "the unprivileged collectd drop-in: User=collectd, NoNewPrivileges, no capability; systemd-analyze verify finds nothing in it"
 
 # Dependencies: the collectd-core of the collectd-dev the plugin was built
 # against (same X.Y), libsmbclient only in the -remote package.
