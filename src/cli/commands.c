@@ -276,11 +276,6 @@ static const cli_command commands[] = {
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-const cli_command *cli_commands(size_t *count) {
-  *count = N_COMMANDS;
-  return commands;
-}
-
 /* ---------------------------------------------------------------- help */
 
 /* True when an earlier row has the same command name. */
@@ -345,7 +340,9 @@ static void print_option(FILE *out, const cli_option_doc *o) {
   fputc('\n', out);
 }
 
-bool cli_print_command_help(FILE *out, const char *name) {
+/* `winperf NAME --help`: the command's synopses, summary and every option
+ * of every form (each once). False when there is no such command. */
+static bool cli_print_command_help(FILE *out, const char *name) {
   const char *lead = "Usage:";
   bool found = false;
   for (size_t i = 0; i < N_COMMANDS; i++)

@@ -34,7 +34,7 @@
 #include "hostdata.h"
 #define DOCTOR_LIVE 1
 #else
-#include "../perfdata/diagnose.h"
+#include "diagnose.h"
 #endif
 #ifdef WINPERF_YAML
 #include "counters_yaml.h"

@@ -15,6 +15,7 @@
  *       printed: only the file it is read from.
  */
 #include "cli.h"
+#include "wp_grow.h"
 #include "collectd_conf.h"
 #include "commands.h"
 #include "hosts_auth.h"
@@ -95,10 +96,10 @@ typedef struct check {
   wp_host_settings plugin; /* the block's host defaults */
   unsigned k, n;           /* its Shard */
   wp_inventory *inv;       /* FILE, then the block's other inventories */
-  size_t n_inv;
+  size_t n_inv, inv_cap;
   wp_host_origin *names;
-  char **wheres;
-  size_t n_names;
+  char **wheres; /* in step with names */
+  size_t n_names, names_cap;
   int errors;
 } check;
 
@@ -114,10 +115,11 @@ problem(check *c, const char *fmt, ...) {
 }
 
 static void add_name(check *c, const char *name, const char *where) {
-  c->names = realloc(c->names, (c->n_names + 1) * sizeof(*c->names));
-  c->wheres = realloc(c->wheres, (c->n_names + 1) * sizeof(*c->wheres));
-  if (c->names == NULL || c->wheres == NULL)
+  size_t cap = c->names_cap;
+  if (WP_GROW(&c->names, &cap, c->n_names + 1, WP_GROW_NO_CAP) != WP_GROW_OK ||
+      WP_RESIZE(&c->wheres, cap) != WP_GROW_OK)
     exit(CLI_EXIT_ERROR);
+  c->names_cap = cap;
   c->wheres[c->n_names] = strdup(where);
   c->names[c->n_names].name = name;
   c->names[c->n_names].where = c->wheres[c->n_names];
@@ -125,8 +127,7 @@ static void add_name(check *c, const char *name, const char *where) {
 }
 
 static void add_inventory(check *c, const char *path) {
-  c->inv = realloc(c->inv, (c->n_inv + 1) * sizeof(*c->inv));
-  if (c->inv == NULL)
+  if (WP_GROW(&c->inv, &c->inv_cap, c->n_inv + 1, WP_GROW_NO_CAP) != WP_GROW_OK)
     exit(CLI_EXIT_ERROR);
   wp_error err = {0};
   if (wp_inventory_load(path, &c->inv[c->n_inv], &err) != 0) {

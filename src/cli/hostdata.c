@@ -16,7 +16,7 @@
 #include "cli.h"
 
 #ifdef _WIN32
-#include "../source/registry.h"
+#include "registry.h"
 #include <windows.h>
 #endif
 

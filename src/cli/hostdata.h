@@ -8,11 +8,11 @@
 #ifndef WINPERF_HOSTDATA_H
 #define WINPERF_HOSTDATA_H
 
-#include "../perfdata/diagnose.h"
-#include "../source/source.h"
+#include "diagnose.h"
+#include "source.h"
 
 #ifdef WINPERF_REMOTE
-#include "../source/remote.h"
+#include "remote.h"
 #endif
 
 #include <stdbool.h>

@@ -24,7 +24,7 @@
  * files and lets the offline `winperf query` evaluate them, so a remote
  * query prints exactly what a query over captured blobs prints.
  */
-#include "../source/remote.h"
+#include "remote.h"
 #include "cli.h"
 #include "commands.h"
 

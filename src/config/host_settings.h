@@ -21,7 +21,7 @@
 #ifndef WP_CONFIG_HOST_SETTINGS_H
 #define WP_CONFIG_HOST_SETTINGS_H
 
-#include "../remote/auth.h"
+#include "auth.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -140,7 +140,7 @@ typedef struct wp_ctx {
   bool names_tried; /* a names load was attempted at names_at */
   cdtime_t names_at;
   bool warned_nothing_resolves;
-  /* clashes.h: the names table last looked at, the pairs logged */
+  /* wp_clashes_check: the names table last looked at, the pairs logged */
   const pd_names *clash_names;
   uint64_t *clash_logged;
   size_t clash_logged_count, clash_logged_cap;

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "fleet_auth.h"
-#include "../remote/auth.h"
+#include "auth.h"
 
 #include <stdlib.h>
 #include <string.h>

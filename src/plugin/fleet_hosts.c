@@ -3,6 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "fleet_hosts.h"
+#include "wp_grow.h"
 #include "fleet_auth.h"
 #include "reload.h"
 #include "shard.h"
@@ -33,14 +34,9 @@ typedef struct names {
 
 static int add_name(names *nm, const char *name, const char *where) {
   if (nm->n == nm->cap) {
-    size_t cap = nm->cap ? 2 * nm->cap : 64;
-    wp_host_origin *o = realloc(nm->o, cap * sizeof(*o));
-    if (o != NULL)
-      nm->o = o;
-    char **s = realloc(nm->store, cap * sizeof(*s));
-    if (s != NULL)
-      nm->store = s;
-    if (o == NULL || s == NULL)
+    size_t cap = nm->cap;
+    if (WP_GROW(&nm->o, &cap, nm->n + 1, WP_GROW_NO_CAP) != WP_GROW_OK ||
+        WP_RESIZE(&nm->store, cap) != WP_GROW_OK)
       return -1;
     nm->cap = cap;
   }
@@ -82,13 +78,12 @@ static int resolve(wp_fleet *f, wp_fleet_set *set, const char *name,
     wp_hs_free(&s);
     return 0;
   }
-  wp_fleet_host *h = realloc(set->hosts, (set->count + 1) * sizeof(*h));
-  if (h == NULL) {
+  if (WP_GROW(&set->hosts, &set->cap, set->count + 1, WP_GROW_NO_CAP) !=
+      WP_GROW_OK) {
     wp_hs_free(&s);
     return -1;
   }
-  set->hosts = h;
-  h = &set->hosts[set->count++];
+  wp_fleet_host *h = &set->hosts[set->count++];
   memset(h, 0, sizeof(*h));
   h->s = s;
   return (h->name = strdup(name)) ? 0 : -1;
@@ -160,10 +155,11 @@ static int join_helper(wp_fleet *f, wp_ctx *c) {
     k++;
   int status = 0;
   if (k == f->n_groups) {
-    wp_fleet_group *g = realloc(f->groups, (k + 1) * sizeof(*g));
+    wp_fleet_group *g = NULL;
     wp_error err = {0};
-    if (g != NULL) {
-      f->groups = g;
+    if (WP_GROW(&f->groups, &f->groups_cap, k + 1, WP_GROW_NO_CAP) ==
+        WP_GROW_OK) {
+      g = f->groups;
       memset(&g[k], 0, sizeof(*g));
       g[k].program = c->helper ? strdup(c->helper) : NULL;
       g[k].h = wp_source_shared_helper(c->helper, per, &err);

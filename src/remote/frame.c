@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "frame.h"
-#include "../wire/wire.h"
+#include "wire.h"
 
 #include <stdio.h>
 #include <string.h>

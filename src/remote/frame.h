@@ -25,7 +25,7 @@
 #ifndef WP_REMOTE_FRAME_H
 #define WP_REMOTE_FRAME_H
 
-#include "../common/wp_error.h"
+#include "wp_error.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "frame_session.h"
-#include "../wire/wire.h"
+#include "wire.h"
 
 #include <string.h>
 

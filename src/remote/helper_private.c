@@ -5,7 +5,7 @@
 #define _GNU_SOURCE
 #endif
 #include "helper_private.h"
-#include "../source/remote_dir.h"
+#include "remote_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>

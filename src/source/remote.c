@@ -9,7 +9,7 @@
  * (remote_shared.h) opens a session in it and speaks SQUERY and SNAMES.
  */
 #include "remote.h"
-#include "../remote/frame_session.h"
+#include "frame_session.h"
 #include "remote_auth.h"
 #include "remote_dir.h"
 #include "remote_files.h"

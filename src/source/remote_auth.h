@@ -6,8 +6,8 @@
 #ifndef WP_SOURCE_REMOTE_AUTH_H
 #define WP_SOURCE_REMOTE_AUTH_H
 
-#include "../remote/auth.h"
-#include "../remote/frame_session.h"
+#include "auth.h"
+#include "frame_session.h"
 #include "wp_error.h"
 
 #include <stdbool.h>

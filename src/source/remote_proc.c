@@ -6,7 +6,7 @@
 #define _GNU_SOURCE
 #endif
 #include "remote_proc.h"
-#include "../remote/frame.h"
+#include "frame.h"
 #include "remote_dir.h"
 
 #include <errno.h>

@@ -5,14 +5,14 @@
  * plugin and winperf-remote-helper: the helper reads requests from a
  * process it did not start itself, the plugin reads answers from a helper
  * that relays a remote server. The first input byte picks the direction;
- * the rest is the stream, read frame by frame as src/remote/helper.c
- * (requests) and src/source/remote.c (answers) read it, with the session
- * messages of a helper of several hosts (frame_session.h) beside QUERY and
- * NAMES. Checks: every accepted header round-trips through
- * wpr_frame_header, an accepted query is the payload itself, a parsed error
- * message has no control character, an error built from the payload parses
- * back to it, an accepted OPEN builds back to the same bytes, and an
- * accepted session id is never 0.
+ * the rest is the stream, read frame by frame as
+ * src/remote/helper_requests.c (requests) and src/source/remote.c (answers)
+ * read it, with the session messages of a helper of several hosts
+ * (frame_session.h) beside QUERY and NAMES. Checks: every accepted header
+ * round-trips through wpr_frame_header, an accepted query is the payload
+ * itself, a parsed error message has no control character, an error built from
+ * the payload parses back to it, an accepted OPEN builds back to the same
+ * bytes, and an accepted session id is never 0.
  */
 #include "frame.h"
 #include "frame_session.h"

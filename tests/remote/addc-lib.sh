@@ -97,6 +97,7 @@ addc_inside() {
   # the plan is printed outside, after the checks of what is left behind
   e2e_done() { [ "$E2E_FAILED" -eq 0 ]; }
   need samba samba-tool ss
+  # shellcheck disable=SC2034 # E2E_DIR: read by tests/e2e/lib.sh's functions
   E2E_DIR=$ADDC_DIR
   trap addc_inside_exit EXIT
   trap 'exit 1' INT TERM HUP
@@ -268,8 +269,8 @@ addc_stop() {
   for f in "$ADDC_DIR"/dc/pid/*.pid; do
     [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
   done
-  local i
-  for i in $(seq 50); do
+  local _
+  for _ in $(seq 50); do
     pgrep -f -- "$ADDC_CONF" >/dev/null || return 0
     sleep 0.1
   done

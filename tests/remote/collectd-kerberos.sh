@@ -47,7 +47,8 @@ addc_provision || e2e_bail "an AD DC provisioned in $ADDC_DIR"
 e2e_ok 0 "AD DC $ADDC_HOST provisioned, realm $ADDC_REALM, ntlm auth = disabled"
 addc_start || e2e_bail "the DC listens (SMB $ADDC_SMB_PORT, KDC $ADDC_KDC_PORT)"
 e2e_start_carbon
-SMBD_DIR=$ADDC_DIR/dc # for smbd_write_sample
+# shellcheck disable=SC2034 # SMBD_DIR: read by smbd_write_sample
+SMBD_DIR=$ADDC_DIR/dc
 W=$CARBON_DIR/whisper
 
 cat >"$E2E_DIR/winperf.yaml" <<'EOF'

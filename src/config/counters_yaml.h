@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cardinality.h"
+#include "card_keys.h"
 #include "wp_error.h"
 
 /* Most entries a counter list may have (far more than any real list: every

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "perfdata.h"
 #include "wp_grow.h"
 
 void wp_error_clear(wp_error *err) {
@@ -73,15 +72,6 @@ int wp_error_prefix(wp_error *err, const char *fmt, ...) {
   if (err->code == WP_E_NONE)
     err->code = WP_E_FAILED;
   return -1;
-}
-
-int wp_error_from_pd(wp_error *err, const struct pd_error *pd) {
-  wp_error_code code = pd->status == PD_E_NOMEM   ? WP_E_NOMEM
-                       : pd->status == PD_E_LIMIT ? WP_E_LIMIT
-                                                  : WP_E_PARSER;
-  if (pd->message[0] != '\0')
-    return wp_error_set_code(err, code, "%s", pd->message);
-  return wp_error_set_code(err, code, "%s", pd_status_name(pd->status));
 }
 
 int wp_error_grow(wp_error *err, int grow_status, size_t max,

@@ -2,6 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "pd_internal.h"
+#include "wp_error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,4 +63,13 @@ pd_status pd_error_range(pd_error *err, pd_status status, const wire_sized *s,
   return pd_error_set(err, status, s->at,
                       "offset 0x%zx: %s %u outside [%u, %zu]", s->at, field,
                       s->length, s->min, s->max);
+}
+
+int wp_error_from_pd(wp_error *err, const pd_error *pd) {
+  wp_error_code code = pd->status == PD_E_NOMEM   ? WP_E_NOMEM
+                       : pd->status == PD_E_LIMIT ? WP_E_LIMIT
+                                                  : WP_E_PARSER;
+  if (pd->message[0] != '\0')
+    return wp_error_set_code(err, code, "%s", pd->message);
+  return wp_error_set_code(err, code, "%s", pd_status_name(pd->status));
 }

@@ -47,3 +47,17 @@ int wp_grow(void *arrayp, size_t *cap, size_t need, size_t elem,
 int wp_grow_bytes(void *bufp, size_t *cap, size_t need, size_t max_bytes) {
   return grow(bufp, cap, need, 1, WP_GROW_FIRST_BYTES, max_bytes);
 }
+
+int wp_resize(void *arrayp, size_t n, size_t elem) {
+  if (n == 0)
+    return WP_GROW_OK;
+  if (elem == 0 || n > SIZE_MAX / elem)
+    return WP_GROW_LIMIT;
+  void *old;
+  memcpy(&old, arrayp, sizeof old);
+  void *p = realloc(old, n * elem);
+  if (p == NULL)
+    return WP_GROW_NOMEM;
+  memcpy(arrayp, &p, sizeof p);
+  return WP_GROW_OK;
+}

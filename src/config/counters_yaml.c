@@ -217,7 +217,7 @@ static int set_path_list(loader *ld, wp_counter_entry *e,
   }
 }
 
-/* include, exclude, total, aggregate, max_instances (cardinality.h). */
+/* include, exclude, total, aggregate, max_instances (card_keys.h). */
 static int set_card_key(loader *ld, wp_counter_entry *e, wp_card_key key,
                         const yaml_event_t *ev) {
   char why[WP_ERROR_MESSAGE_SIZE];
@@ -337,7 +337,7 @@ static int parse_mapping(loader *ld, const yaml_event_t *start) {
     }
     static const char *const keys[] = {
         "path", "type", "plugin_instance", "type_instance", "scale", "raw",
-        /* alternatives and cardinality: keys 6 .. 10 (cardinality.h) */
+        /* alternatives and cardinality: keys 6 .. 10 (card_keys.h) */
         "include", "exclude", "total", "aggregate", "max_instances",
         /* naming, keys 11 .. 13: set_choice's */
         "pair_by", "instance_names", "metric_names"};
