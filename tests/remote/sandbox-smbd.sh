@@ -11,21 +11,26 @@
 # SIGUSR1 makes it attempt execve once its sandbox is up), one copy per
 # <Plugin winperf> block so each block's helpers can be told apart:
 #   A  HostsPerHelper 1, HelperUser a throwaway user with a supplementary
-#      group: a1 (127.0.0.1), a2 (localhost: a name resolved in the sandbox)
+#      group: a1 (127.0.0.1), a2 (localhost: a name resolved in the
+#      sandbox), a3 (its own password file, wrong at first)
 #   B  HostsPerHelper 2, the default HelperUser (winperf-helper, else
 #      nobody): b1, b2 on one helper, their password file (0600 root)
 #      passed open with each OPEN
 #   C  HelperSandbox false: c1, a helper as root, no filter, a warning
 #   D  HelperUser a user that does not exist: d1, a clear refusal
 #   E  a hostile fake helper that sends an open descriptor with each answer
+#   F  HostsPerHelper 2: f1 (its own password file, wrong at first)
 # collectd starts with a descriptor of its own above 1023 (the plugin's
 # child closes only 3..1023): no helper may keep it. Checked: each
 # sandboxed helper's /proc/PID/status (Uid, Gid non-zero, Groups its
 # user's own, NoNewPrivs 1, Seccomp 2, no capability), its descriptors,
-# its private directory; values flow in A and B; SIGUSR1 to a2's helper:
-# the filter kills it at execve (SIGSYS), the plugin says so, a2 gets a new
-# sandboxed helper and sample 3; collectd never holds the fake's
-# descriptor.
+# its private directory; values flow in A and B; a3's and f1's password
+# files replaced by the right ones (renamed over): both recover, a3 on a
+# new helper; SIGUSR1 to a2's helper: the filter kills it at execve
+# (SIGSYS), the plugin reports a helper that ended, a2 gets a new
+# sandboxed helper and sample 3 (and tests/remote/remote_driver, which
+# keeps its children's status, names SIGSYS); collectd never holds the
+# fake's descriptor.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
@@ -57,7 +62,7 @@ DEF_USER=winperf-helper
 getent passwd "$DEF_USER" >/dev/null || DEF_USER=nobody
 DEF_UID=$(id -u "$DEF_USER")
 
-for b in A B C D; do
+for b in A B C D F; do
   mkdir -p "$E2E_DIR/h$b"
   cp "$helper" "$E2E_DIR/h$b/winperf-remote-helper-test" || e2e_bail "helper copies"
 done
@@ -70,10 +75,18 @@ cat >"$E2E_DIR/winperf.yaml" <<'EOF'
 - '\System\Processes'
 - '\System\Context Switches/sec'
 EOF
-host() { # host NAME ADDRESS
+host() { # host NAME ADDRESS [PASSWORD-FILE]
   printf '  <Host "%s">\n    Address "%s"\n    Port %s\n    PasswordFile "%s"\n  </Host>\n' \
-    "$1" "$2" "$SMBD_PORT" "$SMBD_DIR/creds"
+    "$1" "$2" "$SMBD_PORT" "${3:-$SMBD_DIR/creds}"
 }
+# Two password files, wrong at first, then replaced by the right one
+# renamed over them (as an editor or a deployment tool does): the helpers
+# hold the old files open and may not open the new ones; the plugin gives
+# a3 a new helper and f1 a new session, which read the new file.
+for f in a3 f1; do
+  cp "$SMBD_DIR/badcreds" "$E2E_DIR/$f.cred" && chmod 600 "$E2E_DIR/$f.cred" ||
+    e2e_bail "a wrong password file for $f"
+done
 block() { # block LETTER OPTIONS HOSTS...
   printf '<Plugin winperf>\n  CountersFile "%s"\n  SelfMetrics false\n' "$E2E_DIR/winperf.yaml"
   printf '  RemoteHelper "%s/h%s/winperf-remote-helper-test"\n%s\n' "$E2E_DIR" "$1" "$2"
@@ -88,10 +101,12 @@ ReadThreads 6
 $(e2e_conf_logfile_graphite)
 
 LoadPlugin winperf
-$(block A "  HelperUser \"$SBX_USER\"" "$(host a1 127.0.0.1)" "$(host a2 localhost)")
+$(block A "  HelperUser \"$SBX_USER\"" "$(host a1 127.0.0.1)" "$(host a2 localhost)" \
+  "$(host a3 127.0.0.1 "$E2E_DIR/a3.cred")")
 $(block B "  HostsPerHelper 2" "$(host b1 127.0.0.1)" "$(host b2 127.0.0.1)")
 $(block C "  HelperSandbox false" "$(host c1 127.0.0.1)")
 $(block D "  HelperUser \"no-such-user-$$\"" "$(host d1 127.0.0.1)")
+$(block F "  HostsPerHelper 2" "$(host f1 127.0.0.1 "$E2E_DIR/f1.cred")")
 <Plugin winperf>
   CountersFile "$E2E_DIR/winperf.yaml"
   SelfMetrics false
@@ -136,8 +151,8 @@ done
 
 A=$(helpers_of A | tr '\n' ' ' | sed 's/ $//')
 B=$(helpers_of B)
-e2e_is "$(echo "$A" | wc -w) $(echo "$B" | wc -w)" "2 1" \
-  "block A: a helper per host (2); block B: one helper for both hosts"
+e2e_is "$(echo "$A" | wc -w) $(echo "$B" | wc -w)" "3 1" \
+  "block A: a helper per host (3); block B: one helper for both hosts"
 # sandboxed PID UID GID GROUPS: the status of a helper in its sandbox
 sandboxed() {
   local p=$1
@@ -176,6 +191,22 @@ grep -q '^[[:space:]]*lock directory = /proc/self/fd/[0-9]*$' "$adir/smb.conf" &
 e2e_ok $? "its smb.conf points libsmbclient's lock, state and cache directories at it"
 sed 's/^/  /' "$adir/smb.conf" | e2e_diag
 
+# The password files replaced (renamed over): a3 and f1 log on with the
+# new one, through a new helper (a3) and a new session (f1).
+e2e_wait_for 20 log_has 'host "a3" (127.0.0.1): authentication failure'
+e2e_ok $? "a3: its wrong password is refused (and its credential paused)"
+e2e_wait_for 20 log_has 'host "f1" (127.0.0.1): authentication failure'
+a3_before=$(pgrep -f "^$E2E_DIR/hA/.* --credentials $E2E_DIR/a3.cred ")
+for f in a3 f1; do
+  cp "$SMBD_DIR/creds" "$E2E_DIR/$f.new" && chmod 600 "$E2E_DIR/$f.new" &&
+    mv "$E2E_DIR/$f.new" "$E2E_DIR/$f.cred"
+done
+e2e_wait_for 30 all_have winperf-System/gauge-Processes.wsp 43 a3 f1
+e2e_ok $? "a3 (a helper of its own) and f1 (a shared helper's session): the renamed file's password is used, values arrive"
+a3_after=$(pgrep -f "^$E2E_DIR/hA/.* --credentials $E2E_DIR/a3.cred ")
+e2e_ok "$([ -n "$a3_before" ] && [ -n "$a3_after" ] && [ "$a3_before" != "$a3_after" ] && echo 0 || echo 1)" \
+  "a3's helper, which held the old file, was replaced ($a3_before -> $a3_after)"
+
 # C: no sandbox, as asked, and said.
 C=$(helpers_of C)
 # shellcheck disable=SC2086
@@ -194,7 +225,7 @@ e2e_ok "$([ ! -d "$W/d1" ] && echo 0 || echo 1)" "d1: nothing in carbon"
 # itself (SIGCHLD ignored), so the plugin there reports a helper that
 # ended, and a2 gets a new, sandboxed helper.
 a2=$(pgrep -f "^$E2E_DIR/hA/.* localhost$")
-a1=$(pgrep -f "^$E2E_DIR/hA/.* 127.0.0.1$")
+a1=$(pgrep -f "^$E2E_DIR/hA/.* --credentials $SMBD_DIR/creds .* 127.0.0.1$")
 usr1 "$a2" || e2e_bail "SIGUSR1 to a2's helper ($a2)"
 e2e_wait_for 15 log_has 'host "a2" (localhost): helper failure: remote localhost: the helper ended'
 e2e_ok $? "a2's helper attempts execve and dies: the plugin reports it"
@@ -236,7 +267,7 @@ e2e_ok $? "after the kill: a2 (and a1, b1, b2) get sample 3 (Processes 44)"
 p=$(pgrep -f "^$E2E_DIR/hA/.* localhost$")
 e2e_is "$(status_of "$p" NoNewPrivs) $(status_of "$p" Seccomp) $(status_of "$p" Uid | cut -d' ' -f1)" \
   "1 2 $SBX_UID" "a2's new helper is sandboxed too"
-e2e_is "$(pgrep -f "^$E2E_DIR/hA/.* 127.0.0.1$")" "$a1" "a1's helper untouched ($a1)"
+e2e_is "$(pgrep -f "^$E2E_DIR/hA/.* --credentials $SMBD_DIR/creds .* 127.0.0.1$")" "$a1" "a1's helper untouched ($a1)"
 
 # E: the plugin gains nothing from a helper but frames.
 e2e_wait_for 10 test -s "$E2E_DIR/fake.sent"
