@@ -89,6 +89,14 @@ static int add_list(scmp_filter_ctx ctx, char *why, size_t len) {
   return 0;
 }
 
+/* A comparison with every field set (libseccomp's macros leave datum_b
+ * out, which clang's -Wmissing-field-initializers refuses). */
+static struct scmp_arg_cmp cmp(unsigned arg, enum scmp_compare op,
+                               scmp_datum_t a, scmp_datum_t b) {
+  struct scmp_arg_cmp c = {.arg = arg, .op = op, .datum_a = a, .datum_b = b};
+  return c;
+}
+
 /* Rules on arguments: clone into new namespaces, socket families,
  * TIOCSTI. */
 static int add_argument_rules(scmp_filter_ctx ctx) {
@@ -98,9 +106,9 @@ static int add_argument_rules(scmp_filter_ctx ctx) {
                                      CLONE_NEWCGROUP};
   for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
     rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
-                           SCMP_A0_64(SCMP_CMP_MASKED_EQ, ns[i], ns[i]));
+                           cmp(0, SCMP_CMP_MASKED_EQ, ns[i], ns[i]));
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-                         SCMP_A1_64(SCMP_CMP_EQ, (scmp_datum_t)TIOCSTI));
+                         cmp(1, SCMP_CMP_EQ, (scmp_datum_t)TIOCSTI, 0));
   /* Unix (nscd, sssd), IPv4, IPv6, netlink (getaddrinfo's interfaces):
    * every other family fails, the way a kernel without it answers. */
   static const int allowed[] = {AF_UNIX, AF_INET, AF_INET6, AF_NETLINK};
@@ -111,10 +119,10 @@ static int add_argument_rules(scmp_filter_ctx ctx) {
     if (!ok)
       rc |=
           seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket),
-                           1, SCMP_A0_32(SCMP_CMP_EQ, (scmp_datum_t)fam));
+                           1, cmp(0, SCMP_CMP_EQ, (scmp_datum_t)fam, 0));
   }
   rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-                         SCMP_A0_32(SCMP_CMP_GE, (scmp_datum_t)AF_MAX));
+                         cmp(0, SCMP_CMP_GE, (scmp_datum_t)AF_MAX, 0));
   return rc;
 }
 
