@@ -126,34 +126,8 @@ ok $? "collectd-winperf holds no .la, no remote helper and no collectd.conf.d sn
 
 has_all "$work/remote.list" /usr/bin/winperf-remote-helper \
   /usr/share/man/man1/winperf-remote-helper.1.gz \
-  /usr/share/doc/collectd-winperf-remote/copyright \
-  /usr/share/doc/collectd-winperf-remote/examples/collectd-unprivileged.conf
-ok $? "collectd-winperf-remote holds winperf-remote-helper, its man page and the unprivileged collectd drop-in"
-
-# The helper's system user (issue 29): made by the -remote package's
-# postinst with adduser, which it depends on.
-postinst=$(dpkg-deb --ctrl-tarfile "$deb_remote" 2>/dev/null | tar -xO ./postinst 2>/dev/null)
-echo "$postinst" | grep -q 'adduser --system --group' &&
-  echo "$postinst" | grep -q 'winperf-helper' &&
-  dpkg-deb -f "$deb_remote" Depends | grep -qw adduser
-ok $? "collectd-winperf-remote's postinst creates the system user winperf-helper (Depends: adduser)"
-
-# The drop-in that runs collectd unprivileged (doc/winperf-remote.md): a
-# valid one for Debian's collectd.service (systemd-analyze verify reads the
-# unit and the drop-in beside it; the unit's own path is /lib/systemd).
-unit_dir=$work/units
-mkdir -p "$unit_dir/collectd.service.d"
-cp /lib/systemd/system/collectd.service "$unit_dir/" 2>/dev/null
-cp "$top/conf/systemd/collectd-unprivileged.conf" "$unit_dir/collectd.service.d/unprivileged.conf"
-SYSTEMD_UNIT_PATH=$unit_dir: systemd-analyze verify "$unit_dir/collectd.service" >"$work/verify.log" 2>&1
-status=$?
-grep -E 'collectd' "$work/verify.log" | diag
-[ -f "$unit_dir/collectd.service" ] && [ "$status" -eq 0 ] &&
-  ! grep -q 'unprivileged.conf' "$work/verify.log" &&
-  grep -qx 'User=collectd' "$unit_dir/collectd.service.d/unprivileged.conf" &&
-  grep -qx 'NoNewPrivileges=yes' "$unit_dir/collectd.service.d/unprivileged.conf" &&
-  grep -qx 'AmbientCapabilities=' "$unit_dir/collectd.service.d/unprivileged.conf"
-ok $? "the unprivileged collectd drop-in: User=collectd, NoNewPrivileges, no capability; systemd-analyze verify finds nothing in it"
+  /usr/share/doc/collectd-winperf-remote/copyright
+ok $? "collectd-winperf-remote holds winperf-remote-helper and its man page"
 
 # Dependencies: the collectd-core of the collectd-dev the plugin was built
 # against (same X.Y), libsmbclient only in the -remote package.
@@ -170,6 +144,34 @@ esac
 ok $? "collectd-winperf depends on collectd-core (>= $cd_up, << $cd_next~) and not on libsmbclient"
 echo "$remote_dep" | grep -q 'libsmbclient' && echo "$remote_dep" | grep -q "collectd-winperf (= $version)"
 ok $? "collectd-winperf-remote depends on libsmbclient and collectd-winperf (= $version)"
+
+# The helper's system user (issue 29): made by the -remote package's
+# postinst with adduser, which it depends on.
+postinst=$(dpkg-deb --ctrl-tarfile "$deb_remote" 2>/dev/null | tar -xO ./postinst 2>/dev/null)
+echo "$postinst" | grep -q 'adduser --system --group' &&
+  echo "$postinst" | grep -q 'winperf-helper' &&
+  dpkg-deb -f "$deb_remote" Depends | grep -qw adduser
+ok $? "collectd-winperf-remote's postinst creates the system user winperf-helper (Depends: adduser)"
+
+# The drop-in that runs collectd unprivileged (doc/winperf-remote.md), an
+# example of the -remote package's: a valid one for Debian's collectd.service (systemd-analyze verify reads the
+# unit and the drop-in beside it; the unit's own path is /lib/systemd).
+has_all "$work/remote.list" \
+  /usr/share/doc/collectd-winperf-remote/examples/collectd-unprivileged.conf
+ok $? "collectd-winperf-remote holds the unprivileged collectd drop-in (examples)"
+unit_dir=$work/units
+mkdir -p "$unit_dir/collectd.service.d"
+cp /lib/systemd/system/collectd.service "$unit_dir/" 2>/dev/null
+cp "$top/conf/systemd/collectd-unprivileged.conf" "$unit_dir/collectd.service.d/unprivileged.conf"
+SYSTEMD_UNIT_PATH=$unit_dir: systemd-analyze verify "$unit_dir/collectd.service" >"$work/verify.log" 2>&1
+status=$?
+grep -E 'collectd' "$work/verify.log" | diag
+[ -f "$unit_dir/collectd.service" ] && [ "$status" -eq 0 ] &&
+  ! grep -q 'unprivileged.conf' "$work/verify.log" &&
+  grep -qx 'User=collectd' "$unit_dir/collectd.service.d/unprivileged.conf" &&
+  grep -qx 'NoNewPrivileges=yes' "$unit_dir/collectd.service.d/unprivileged.conf" &&
+  grep -qx 'AmbientCapabilities=' "$unit_dir/collectd.service.d/unprivileged.conf"
+ok $? "the unprivileged collectd drop-in: User=collectd, NoNewPrivileges, no capability; systemd-analyze verify finds nothing in it"
 
 # Conffiles: the counter list only; nothing that makes collectd load the
 # plugin by itself (see README, "Debian packages").
