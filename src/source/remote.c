@@ -84,13 +84,20 @@ static wp_source_status spawn(wp_remote *r, wp_error *err);
  * process throughout and a fleet's helpers stay as many as its hosts; a
  * shared one starts again on the next request of any of its hosts. */
 static void reap_failed(wp_remote *r, int force) {
-  reap(r, force, NULL, 0);
-  if (r->shared == NULL) {
-    wp_error ignored = {0};
-    int last = r->last_err;
-    (void)spawn(r, &ignored);
-    r->last_err = last;
+  if (r->shared != NULL) {
+    reap(r, force, NULL, 0);
+    return;
   }
+  /* The old helper's private directory goes once the new helper runs:
+   * emptying it first would leave the host without a helper meanwhile. */
+  char *old_dir = r->proc->dir;
+  r->proc->dir = NULL;
+  reap(r, force, NULL, 0);
+  wp_error ignored = {0};
+  int last = r->last_err;
+  (void)spawn(r, &ignored);
+  r->last_err = last;
+  wp_private_dir_remove(&old_dir);
 }
 
 static wp_source_status spawn(wp_remote *r, wp_error *err) {

@@ -37,11 +37,15 @@ void wp_proc_reap(wp_helper_proc *p, int force, char *why, size_t whylen) {
   }
   int status = 0;
   pid_t got = 0;
-  /* Give an exiting helper a moment before the hard stop. */
-  for (int i = 0; i < (force ? 0 : 40) && got == 0; i++) {
+  /* Give an exiting helper up to 2 s before the hard stop, looking again
+   * after 1, 2, 4 ... ms (at most 50 ms apart): under collectd, which
+   * ignores SIGCHLD, the kernel reaps it the moment it exits, and its host
+   * is without a helper until the next is started (remote.c). */
+  for (long step = 1, waited = 0; !force && got == 0 && waited < 2000;
+       waited += step, step = step < 32 ? step * 2 : 50) {
     got = waitpid(p->pid, &status, WNOHANG);
     if (got == 0) {
-      struct timespec ts = {0, 50 * 1000 * 1000};
+      struct timespec ts = {0, step * 1000 * 1000};
       nanosleep(&ts, NULL);
     }
   }
