@@ -29,8 +29,9 @@
 # new helper; SIGUSR1 to a2's helper: the filter kills it at execve
 # (SIGSYS), the plugin reports a helper that ended, a2 gets a new
 # sandboxed helper and sample 3 (and tests/remote/remote_driver, which
-# keeps its children's status, names SIGSYS); collectd never holds the
-# fake's descriptor.
+# keeps its children's status, names SIGSYS); the remote source started by
+# a user other than root (collectd unprivileged): its helper stays that
+# user, sandboxed; collectd never holds the fake's descriptor.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it
@@ -259,6 +260,25 @@ out=$(cmd "collect $E2E_DIR/d3.bin Global")
 e2e_is "${out%% *}" ok "remote_driver: the next request is answered"
 d2=$(cmd pid)
 e2e_is "$([ "$d2" != "$d1" ] && status_of "$d2" Seccomp)" 2 "remote_driver: by a new sandboxed helper ($d1 -> $d2)"
+echo quit >&"${DRV[1]}"
+wait "$DRV_PID" 2>/dev/null
+
+# collectd itself unprivileged (doc/winperf-remote.md, the systemd
+# drop-in): a helper started by a user other than root stays that user and
+# applies the rest of its sandbox. The remote source (remote_driver) run as
+# the throwaway user, with a password file and a TMPDIR of its own.
+U=$E2E_DIR/unpriv
+chmod 711 "$E2E_DIR" && mkdir -m 700 "$U" && cp "$SMBD_DIR/creds" "$U/creds" &&
+  chown -R "$SBX_USER:" "$U" || e2e_bail "a directory and password file of $SBX_USER's"
+coproc DRV { runuser -u "$SBX_USER" -- env TMPDIR="$U" "$driver" \
+  --helper "$E2E_DIR/hA/winperf-remote-helper-test" --port "$SMBD_PORT" \
+  --credentials "$U/creds" 127.0.0.1 2>"$E2E_DIR/driver-unpriv.err"; }
+out=$(cmd "collect $U/u1.bin Global")
+e2e_is "${out%% *}" ok "started by $SBX_USER (not root): a blob through its helper"
+u=$(cmd pid)
+e2e_is "$(status_of "$u" Uid) / $(status_of "$u" NoNewPrivs) $(status_of "$u" Seccomp) $(status_of "$u" CapEff)" \
+  "$SBX_UID $SBX_UID $SBX_UID $SBX_UID / 1 2 0000000000000000" \
+  "started by $SBX_USER: the helper ($u) stays $SBX_USER, NoNewPrivs 1, Seccomp 2, no capability"
 echo quit >&"${DRV[1]}"
 wait "$DRV_PID" 2>/dev/null
 smbd_write_sample 3 || e2e_bail "perfmon tdb sample 3"
