@@ -186,9 +186,19 @@ all_up=
 e2e_spawn "$E2E_DIR/collectd.stdout" /usr/sbin/collectd -f -C "$E2E_DIR/collectd.conf"
 CD=$E2E_LAST_PID
 LOG=$E2E_DIR/collectd.log
-# collectd's helpers, zombies too (a helper that exited and is not yet
-# reaped still counts as one).
-helpers() { ps -o pid= --ppid "$CD" | wc -l; }
+# collectd's helpers. collectd ignores SIGCHLD, so a helper that exits
+# leaves no zombie: while a host's failed helper is replaced (a few ms, more
+# on a loaded machine) there is one fewer. A count other than the hosts' is
+# looked at again, up to 5 times 0.1 s apart: one that stays off is kept.
+helpers() {
+  local n i
+  for i in 1 2 3 4 5; do
+    n=$(ps -o pid= --ppid "$CD" | wc -l)
+    [ "$n" -eq "$HOSTS" ] && break
+    [ "$i" -lt 5 ] && sleep 0.1
+  done
+  echo "$n"
+}
 fds() { find "/proc/$CD/fd" -mindepth 1 -maxdepth 1 | wc -l; }
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$CD/status"; }
 at() { # at SECOND: sleep until T0 + SECOND, sampling the helpers each 5 s
