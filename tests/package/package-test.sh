@@ -240,7 +240,7 @@ helper_uid=$(echo "$pw" | cut -d: -f3)
 ok $? "installed: the system user winperf-helper (uid $helper_uid, nologin, group winperf-helper)"
 
 installed collectd-winperf && installed collectd-winperf-remote &&
-  dpkg -L collectd-winperf | grep -qx /usr/lib/collectd/winperf.so &&
+  dpkg -L collectd-winperf | grep -x /usr/lib/collectd/winperf.so >/dev/null &&
   [ -f /usr/lib/collectd/winperf.so ] && [ -x /usr/bin/winperf ] &&
   [ -x /usr/bin/winperf-remote-helper ] && [ -f /etc/collectd/winperf.yaml ]
 ok $? "installed: /usr/lib/collectd/winperf.so, /usr/bin/winperf, /usr/bin/winperf-remote-helper"
@@ -262,7 +262,7 @@ printf '%s\n' "$q" | grep -qxP '\\System\\Processes\t42' &&
   printf '%s\n' "$q" | grep -qxP '\\System\\% Busy Time\t75'
 ok $? "installed winperf query on the installed sample: Processes 42, % Busy Time 75"
 
-/usr/bin/winperf-remote-helper --help 2>&1 | grep -q '^usage: winperf-remote-helper' &&
+/usr/bin/winperf-remote-helper --help 2>&1 | grep '^usage: winperf-remote-helper' >/dev/null &&
   ! ldd /usr/bin/winperf-remote-helper | grep -q 'not found'
 ok $? "installed winperf-remote-helper runs (--help) and its libraries resolve"
 
