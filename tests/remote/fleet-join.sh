@@ -29,6 +29,7 @@ need pgrep ps ss
 
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
+export PERFMON_THREADS=0 # \System only: a cheaper sample (fleet-faults.sh)
 
 smbd_e2e_start join
 e2e_plugin_dir logfile csv

@@ -23,6 +23,7 @@ need python3
 
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
+export PERFMON_THREADS=0 # \System only: a cheaper sample (fleet-faults.sh)
 IV=8
 
 smbd_e2e_start stagger
