@@ -329,14 +329,17 @@ PLUGIN_LIBADD="$(mkvar winperf_la_LIBADD) -L$CD -lcollectd -L$GNULIB_DIR -lgnu"
 # itself will, so libyaml.a goes to it directly.
 PLUGIN_LIBADD=${PLUGIN_LIBADD/-lyaml/-Wl,$PREFIX/lib/libyaml.a}
 PLUGIN_LDFLAGS="$(mkvar winperf_la_LDFLAGS) -no-undefined"
-# The CountersFile's include/exclude regexes (src/plugin/cardinality.c, in
-# libwpplugin, which winperf.exe links too): mingw has no <regex.h>, gnulib's
-# regex module has (windows/test-regex.sh checks it under Wine).
+# The CountersFile's include/exclude regexes (src/config/card_keys.c, in
+# libwpconfig, which winperf.exe links too, and src/plugin/cardinality.c,
+# in libwpplugin): mingw has no <regex.h>, gnulib's regex module has
+# (windows/test-regex.sh checks it under Wine).
 WPPLUGIN_CPPFLAGS="$(mkvar libwpplugin_la_CPPFLAGS) -include $GNULIB/gnulib_config.h -I$GNULIB_DIR"
+WPCONFIG_CPPFLAGS="$(mkvar libwpconfig_la_CPPFLAGS) -include $GNULIB/gnulib_config.h -I$GNULIB_DIR"
 CLI_LDADD="$(mkvar winperf_LDADD) -L$GNULIB_DIR -lgnu"
 log "project: make -j$JOBS (winperf.dll, winperf.exe, the test provider)"
 (cd "$P" && make -j"$JOBS" winperf_la_CPPFLAGS="$PLUGIN_CPPFLAGS" \
-  libwpplugin_la_CPPFLAGS="$WPPLUGIN_CPPFLAGS" winperf_LDADD="$CLI_LDADD" \
+  libwpplugin_la_CPPFLAGS="$WPPLUGIN_CPPFLAGS" \
+  libwpconfig_la_CPPFLAGS="$WPCONFIG_CPPFLAGS" winperf_LDADD="$CLI_LDADD" \
   winperf_la_LIBADD="$PLUGIN_LIBADD" \
   winperf_la_LDFLAGS="$PLUGIN_LDFLAGS") >"$B/project-make.log" 2>&1 ||
   die "project build failed: see $B/project-make.log"

@@ -5,10 +5,10 @@
 #   windows/test-regex.sh [WORKDIR]
 #
 # mingw-w64 has no <regex.h>: on Windows the plugin's cardinality filters
-# (src/plugin/cardinality.c) use the regex of gnulib, as collectd's own
-# Windows port does (windows/build-collectd.sh builds that gnulib). This
-# builds gnulib's regex module alone for mingw (about 3 minutes), cross-
-# builds tests/plugin/test_cardinality against it and runs it under Wine:
+# (src/plugin/cardinality.c, src/config/card_keys.c) use the regex of
+# gnulib, as collectd's own Windows port does (windows/build-collectd.sh
+# builds that gnulib). This builds gnulib's regex module alone for mingw
+# (about 3 minutes), cross-builds tests/plugin/test_cardinality against it and runs it under Wine:
 # the same checks as on Linux (include, exclude, total, case folding,
 # aggregate, max_instances). Not part of `make check` (the gnulib build);
 # see windows/README.md.
@@ -34,10 +34,12 @@ e2e_ok 0 "gnulib's regex built for mingw"
 exe=$W/test_cardinality.exe
 (cd "$top_srcdir" && x86_64-w64-mingw32-gcc -std=gnu11 -O2 -Wall -Wextra \
   -Werror -Wno-format -D__USE_MINGW_ANSI_STDIO=1 -include "$GL/config.h" \
-  -I"$GL/gllib" -I"$GL" -Isrc/plugin -Isrc/perfdata -Isrc/common -Itests \
+  -I"$GL/gllib" -I"$GL" -Isrc/plugin -Isrc/config -Isrc/perfdata \
+  -Isrc/common -Itests \
   -o "$exe" tests/plugin/test_cardinality.c src/plugin/cardinality.c \
-  src/plugin/aggregate.c src/common/error.c src/common/grow.c \
-  src/perfdata/error.c "$GL/gllib/libgnu.a" -static -lpthread) \
+  src/config/card_keys.c src/plugin/aggregate.c src/common/wp_error.c \
+  src/common/wp_grow.c src/perfdata/pd_error.c "$GL/gllib/libgnu.a" -static \
+  -lpthread) \
   >"$W/build.log" 2>&1
 e2e_ok $? "test_cardinality.exe cross-built against gnulib's regex"
 

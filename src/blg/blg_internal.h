@@ -6,7 +6,9 @@
 
 #include "blg.h"
 #include "wp_grow.h"
-#include "../wire/wire.h"
+#include "wp_hash.h"
+#include "wp_table.h"
+#include "wire.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -35,10 +37,9 @@ typedef struct blg_sample_ref {
   int64_t local, utc;
 } blg_sample_ref;
 
-/* A raw counter entry's cell as the last blob of a sample wrote it (an
- * open-addressing set, cells.c). */
+/* A raw counter entry's cell as the last blob of a sample wrote it (a set
+ * on wp_table, cells.c). */
 typedef struct blg_cell {
-  uint64_t hash; /* 0: an empty slot */
   uint32_t object_index, counter_index;
   char *instance; /* NULL: single-instance */
 } blg_cell;
@@ -70,7 +71,8 @@ struct blg_log {
   uint8_t *record;
   size_t record_cap;
   blg_cell *cells;
-  size_t cell_count, cell_cap; /* cell_cap: slots, a power of two */
+  size_t cell_count, cell_cap;
+  wp_table cell_index; /* cell + 1, by cell_hash */
 };
 
 /* Record a warning at `offset` (kept up to BLG_MAX_WARNINGS). */
@@ -84,7 +86,8 @@ void blg_warn(blg_log *log, size_t offset, const char *fmt, ...)
 int blg_read_container(blg_log *log, wp_error *err);
 /* catalog.c: the catalog and the name tables (blg.md 3). */
 int blg_read_catalog(blg_log *log, wp_error *err);
-/* names.c: the name table and the indices of raw entries (blg.md 3.3). */
+/* blg_names.c: the name table and the indices of raw entries (blg.md
+ * 3.3). */
 int blg_build_names(blg_log *log, wp_error *err);
 /* A UTF-16LE string at data[off..end) up to its NUL, as UTF-8 (malloc'ed)
  * and *next past the NUL; NULL when it runs past end, or without memory

@@ -52,9 +52,10 @@ void blg_close(blg_log *log) {
   free(log->object_index);
   free(log->counter_index);
   free(log->record);
-  for (size_t i = 0; i < log->cell_cap; i++)
+  for (size_t i = 0; i < log->cell_count; i++)
     free(log->cells[i].instance);
   free(log->cells);
+  wp_table_free(&log->cell_index);
   free(log);
 }
 

@@ -7,8 +7,8 @@
  * is the next definition), one instance per distinct instance name
  * (case-insensitive, first spelling kept), and in each instance's counter
  * block a 16-byte slot per counter: FirstValue, then SecondValue (or the
- * MultiCount DWORD of a MULTI type). Lookups go through hash maps, so a
- * sample of n values costs O(n).
+ * MultiCount DWORD of a MULTI type). Lookups go through the one hash
+ * table (wp_table.h), so a sample of n values costs O(n).
  */
 #include "blob_build.h"
 
@@ -25,49 +25,51 @@ bool blg_type_has_base_def(uint32_t t) {
   return (t & 0xC00u) == 0x400u && (sub == 0x20000u || sub == 0x70000u);
 }
 
-/* An open-addressing map of keys to 0-based positions (value + 1; 0 is
- * an empty slot). String keys are compared case-insensitively. */
-typedef struct pos_map {
-  size_t *slot;
-  size_t cap;
-} pos_map;
+/* Names (case-insensitive, pd_name_casecmp) and counter indices to their
+ * 0-based positions, on the one hash table (wp_table.h). */
+typedef struct name_key {
+  const char **insts;
+  const char *name;
+} name_key;
 
-static uint64_t fold_hash(const char *s) {
-  uint64_t h = 0xcbf29ce484222325u;
-  for (; *s; s++) /* ASCII folded; other bytes as they are */
-    h = (h ^ (uint8_t)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s)) * 0x100000001b3u;
-  return h;
+static bool same_name(const void *ctx, uint32_t value) {
+  const name_key *k = ctx;
+  return pd_name_casecmp(k->insts[value - 1], k->name) == 0;
 }
 
-static int map_init(pos_map *m, size_t n) {
-  m->cap = 16;
-  while (m->cap < 2 * n + 2)
-    m->cap *= 2;
-  m->slot = calloc(m->cap, sizeof *m->slot);
-  return m->slot ? 0 : -1;
-}
-
-/* The position of name among names[0..*count), adding it (at *count). */
-static size_t name_pos(pos_map *m, const char **names, size_t *count,
+/* The position of instance name among insts[0..*count), adding it (at
+ * *count). */
+static size_t name_pos(wp_table *m, const char **insts, size_t *count,
                        const char *name) {
-  size_t i = (size_t)fold_hash(name) & (m->cap - 1);
-  for (; m->slot[i] != 0; i = (i + 1) & (m->cap - 1))
-    if (pd_name_casecmp(names[m->slot[i] - 1], name) == 0)
-      return m->slot[i] - 1;
-  names[*count] = name;
-  m->slot[i] = ++*count;
-  return *count - 1;
+  name_key k = {insts, name};
+  uint32_t v = wp_table_find_or_put(m, pd_hash_folded(name),
+                                    (uint32_t)*count + 1, same_name, &k);
+  if (v != 0)
+    return v - 1;
+  insts[*count] = name;
+  return (*count)++;
+}
+
+typedef struct counter_key {
+  const uint32_t *keys;
+  uint32_t key;
+} counter_key;
+
+static bool same_counter(const void *ctx, uint32_t value) {
+  const counter_key *k = ctx;
+  return k->keys[value - 1] == k->key;
 }
 
 /* The position of key among keys[0..*count), adding it. */
-static size_t key_pos(pos_map *m, uint32_t *keys, size_t *count, uint32_t key) {
-  size_t i = (size_t)(key * 0x9E3779B1u) & (m->cap - 1);
-  for (; m->slot[i] != 0; i = (i + 1) & (m->cap - 1))
-    if (keys[m->slot[i] - 1] == key)
-      return m->slot[i] - 1;
+static size_t key_pos(wp_table *m, uint32_t *keys, size_t *count,
+                      uint32_t key) {
+  counter_key k = {keys, key};
+  uint32_t v = wp_table_find_or_put(m, wp_hash32(wp_hash_bytes(&key, 4)),
+                                    (uint32_t)*count + 1, same_counter, &k);
+  if (v != 0)
+    return v - 1;
   keys[*count] = key;
-  m->slot[i] = ++*count;
-  return *count - 1;
+  return (*count)++;
 }
 
 /* One object's cells (idx[0..n)) laid out: instance and counter of each. */
@@ -82,8 +84,11 @@ typedef struct layout {
 
 static int lay_out(const builder *b, const size_t *idx, size_t n, layout *l) {
   const blg_log *log = b->log;
-  pos_map mi = {0}, mc = {0};
-  int rc = map_init(&mi, n) | map_init(&mc, n);
+  wp_table mi = {0}, mc = {0};
+  int rc = n > UINT32_MAX / 2 || wp_table_reserve(&mi, n) != WP_GROW_OK ||
+                   wp_table_reserve(&mc, n) != WP_GROW_OK
+               ? -1
+               : 0;
   for (size_t k = 0; k < n && rc == 0; k++) {
     const raw_cell *c = &b->cells[idx[k]];
     size_t before = l->nc;
@@ -94,8 +99,8 @@ static int lay_out(const builder *b, const size_t *idx, size_t n, layout *l) {
     l->cell_inst[k] =
         c->instance ? name_pos(&mi, l->insts, &l->ni, c->instance) : 0;
   }
-  free(mi.slot);
-  free(mc.slot);
+  wp_table_free(&mi);
+  wp_table_free(&mc);
   return rc;
 }
 
@@ -230,11 +235,12 @@ int blg_write_raw_objects(builder *b) {
               .ctr_entry = calloc(m, sizeof *l.ctr_entry),
               .cell_inst = calloc(m, sizeof *l.cell_inst),
               .cell_ctr = calloc(m, sizeof *l.cell_ctr)};
-  pos_map mo = {0};
+  wp_table mo = {0};
   size_t nobj = 0;
   int rc = objs && group && start && idx && block_at && l.insts && l.ctrs &&
-                   l.ctr_entry && l.cell_inst && l.cell_ctr
-               ? map_init(&mo, n)
+                   l.ctr_entry && l.cell_inst && l.cell_ctr &&
+                   n <= UINT32_MAX / 2 && wp_table_reserve(&mo, n) == WP_GROW_OK
+               ? 0
                : -1;
   for (size_t i = 0; i < n && rc == 0; i++) {
     group[i] =
@@ -248,7 +254,7 @@ int blg_write_raw_objects(builder *b) {
   for (size_t g = 0; g < nobj && rc == 0; g++)
     rc = write_object(b, objs[g], idx + start[g], start[g + 1] - start[g], &l,
                       block_at);
-  free(mo.slot);
+  wp_table_free(&mo);
   free(objs);
   free(group);
   free(start);

@@ -183,10 +183,9 @@ static int parse(blg_run *r, int argc, char **argv) {
       r->target = optarg, modes++;
       break;
     case OPT_COUNTER: {
-      const char **n = realloc(r->counters, (r->counter_count + 1) * sizeof *n);
-      if (n == NULL)
+      if (WP_GROW(&r->counters, &r->counter_cap, r->counter_count + 1,
+                  WP_GROW_NO_CAP) != WP_GROW_OK)
         return cli_error("out of memory");
-      r->counters = n;
       r->counters[r->counter_count++] = optarg;
       break;
     }

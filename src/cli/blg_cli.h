@@ -7,6 +7,7 @@
 
 #include "blg.h"
 #include "cli.h"
+#include "wp_grow.h"
 
 typedef enum blg_mode {
   BLG_MODE_LIST = 0,
@@ -34,7 +35,7 @@ typedef struct blg_run {
   const char *target;  /* HOST:PORT of --graphite / --influx-udp */
   const char *tz_name; /* --tz-name */
   const char **counters;
-  size_t counter_count;
+  size_t counter_count, counter_cap;
   bool have_begin, have_end;
   int64_t begin, end; /* local time, as the log's */
   uint8_t *data;

@@ -12,6 +12,9 @@
  */
 #include "blg_cli.h"
 #include "json.h"
+#include "wp_grow.h"
+#include "wp_hash.h"
+#include "wp_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,65 +22,45 @@
 /* ---------------------------------------------------------- columns */
 
 typedef struct columns {
-  char **names; /* "\\MACHINE\Object(instance)\Counter" */
+  char **paths; /* "\\MACHINE\Object(instance)\Counter" */
   size_t count, cap;
-  size_t *slots; /* open addressing: index + 1, 0 empty */
-  size_t nslots;
+  wp_table index; /* name + 1, by wp_hash_bytes of the name */
 } columns;
 
-static uint64_t hash_name(const char *s) {
-  return pd_hash_bytes(s, strlen(s));
-}
+typedef struct column_key {
+  const columns *c;
+  const char *name;
+} column_key;
 
-static int grow_slots(columns *c) {
-  size_t n = c->nslots ? c->nslots * 2 : 1024;
-  size_t *slots = calloc(n, sizeof *slots);
-  if (slots == NULL)
-    return -1;
-  for (size_t i = 0; i < c->count; i++) {
-    size_t h = (size_t)hash_name(c->names[i]) & (n - 1);
-    while (slots[h] != 0)
-      h = (h + 1) & (n - 1);
-    slots[h] = i + 1;
-  }
-  free(c->slots);
-  c->slots = slots;
-  c->nslots = n;
-  return 0;
+static bool same_column(const void *ctx, uint32_t value) {
+  const column_key *k = ctx;
+  return strcmp(k->c->paths[value - 1], k->name) == 0;
 }
 
 /* The column of `name`; -1 when absent (and not added) or out of memory. */
 static int64_t column(columns *c, const char *name, bool add) {
-  if (c->nslots == 0 && grow_slots(c) != 0)
+  uint32_t h = wp_hash32(wp_hash_bytes(name, strlen(name)));
+  column_key k = {c, name};
+  uint32_t v = wp_table_find(&c->index, h, same_column, &k);
+  if (v != 0)
+    return (int64_t)v - 1;
+  if (!add ||
+      WP_GROW(&c->paths, &c->cap, c->count + 1, WP_TABLE_MAX) != WP_GROW_OK ||
+      wp_table_reserve(&c->index, c->count + 1) != WP_GROW_OK)
     return -1;
-  size_t h = (size_t)hash_name(name) & (c->nslots - 1);
-  for (; c->slots[h] != 0; h = (h + 1) & (c->nslots - 1))
-    if (strcmp(c->names[c->slots[h] - 1], name) == 0)
-      return (int64_t)(c->slots[h] - 1);
-  if (!add)
-    return -1;
-  if (c->count == c->cap) {
-    size_t cap = c->cap ? c->cap * 2 : 64;
-    char **n = realloc(c->names, cap * sizeof *n);
-    if (n == NULL)
-      return -1;
-    c->names = n, c->cap = cap;
-  }
   char *copy = strdup(name);
   if (copy == NULL)
     return -1;
-  c->names[c->count] = copy;
-  c->slots[h] = ++c->count;
-  if (c->count * 2 > c->nslots && grow_slots(c) != 0)
-    return -1;
+  c->paths[c->count] = copy;
+  wp_table_put(&c->index, h, (uint32_t)++c->count);
   return (int64_t)(c->count - 1);
 }
 
 static void columns_free(columns *c) {
   for (size_t i = 0; i < c->count; i++)
-    free(c->names[i]);
-  free(c->names);
-  free(c->slots);
+    free(c->paths[i]);
+  free(c->paths);
+  wp_table_free(&c->index);
 }
 
 static void column_name(const blg_run *r, size_t m, const pd_result *res,
@@ -195,7 +178,7 @@ int blg_write_csv(blg_run *r, FILE *out) {
     csv_header(r, out);
     for (size_t c = 0; c < st.cols.count; c++) {
       fputs(",\"", out);
-      fputs(st.cols.names[c], out);
+      fputs(st.cols.paths[c], out);
       fputc('"', out);
     }
     fputs("\r\n", out);

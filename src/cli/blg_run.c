@@ -9,13 +9,8 @@
 
 /* The results whose cells the log holds (blg.md 4.3) into r->kept. */
 static size_t keep_logged(blg_run *r, const pd_result *res, size_t n) {
-  if (r->kept_cap < n) {
-    pd_result *k = realloc(r->kept, n * sizeof *k);
-    if (k == NULL)
-      return 0;
-    r->kept = k;
-    r->kept_cap = n;
-  }
+  if (WP_GROW(&r->kept, &r->kept_cap, n, WP_GROW_NO_CAP) != WP_GROW_OK)
+    return 0;
   size_t kept = 0;
   for (size_t i = 0; i < n; i++)
     if (blg_cell_logged(r->log, res[i].object_index, res[i].counter_index,

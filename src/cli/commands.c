@@ -73,6 +73,13 @@ static const cli_option_doc remote_opts[] = {
     {"--encrypt", "require SMB3 encryption (as the plugin's Encrypt)"},
     {"--credentials FILE", "smbclient -A style credentials (else "
                            "WINPERF_REMOTE_USER, _PASSWORD, _DOMAIN)"},
+    {"--auth ntlm|kerberos|negotiate",
+     "how to log on (default ntlm, or kerberos with --keytab or --ccache)"},
+    {"--principal NAME", "the Kerberos principal (svc-perf@CORP.EXAMPLE)"},
+    {"--keytab FILE", "Kerberos: the principal's keytab (mode 0600)"},
+    {"--ccache FILE:PATH", "Kerberos: a ticket cache of yours (never "
+                           "written)"},
+    {"--krb5-config FILE", "Kerberos: another krb5.conf than the system's"},
     {"--timeout S", "connect and query timeout in seconds"},
     {"--buffer-size BYTES", "the first query buffer (default 256 KiB)"},
     {"--helper PATH", "the helper program to run"},
@@ -265,11 +272,6 @@ static const cli_command commands[] = {
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-const cli_command *cli_commands(size_t *count) {
-  *count = N_COMMANDS;
-  return commands;
-}
-
 /* ---------------------------------------------------------------- help */
 
 /* True when an earlier row has the same command name. */
@@ -334,7 +336,9 @@ static void print_option(FILE *out, const cli_option_doc *o) {
   fputc('\n', out);
 }
 
-bool cli_print_command_help(FILE *out, const char *name) {
+/* `winperf NAME --help`: the command's synopses, summary and every option
+ * of every form (each once). False when there is no such command. */
+static bool cli_print_command_help(FILE *out, const char *name) {
   const char *lead = "Usage:";
   bool found = false;
   for (size_t i = 0; i < N_COMMANDS; i++)

@@ -60,7 +60,8 @@ int cmd_hosts(int argc, char **argv);
 
 /* blg.c: a Perfmon binary log listed, converted or sent. */
 int cmd_blg(int argc, char **argv);
-/* names.c: the Counter name table: index, English and local name. */
+
+/* names_command.c: the Counter name table: index, English and local name. */
 int cmd_names(int argc, char **argv);
 /* doctor.c: why each counter path matches or does not. */
 int cmd_doctor(int argc, char **argv);
@@ -86,15 +87,8 @@ typedef struct cli_command {
   const cli_option_doc *options[CLI_MAX_OPTION_GROUPS];
 } cli_command;
 
-/* The table: every form of every command this build accepts. */
-const cli_command *cli_commands(size_t *count);
-
 /* `winperf --help`: every command with its summary and synopses. */
 void cli_print_help(FILE *out);
-/* `winperf NAME --help`: the command's synopses, summary and every option
- * of every form (each once). False when there is no such command. */
-bool cli_print_command_help(FILE *out, const char *name);
-
 /* Run the command argv[0] (the form that wants the command line); an
  * unknown name is reported and gives CLI_EXIT_ERROR. */
 int cli_run(int argc, char **argv);

@@ -34,7 +34,7 @@
 #include "hostdata.h"
 #define DOCTOR_LIVE 1
 #else
-#include "../perfdata/diagnose.h"
+#include "diagnose.h"
 #endif
 #ifdef WINPERF_YAML
 #include "counters_yaml.h"
@@ -182,12 +182,24 @@ static bool load_counters(doctor *d) {
 }
 
 #ifdef DOCTOR_LIVE
+static int load_answers(doctor *d);
+
 /* The host's names (unless --names) and Global answer. CLI_CONTINUE, or a
  * source failure in d->state (every path's verdict), or CLI_EXIT_ERROR. */
 static int load_live(doctor *d) {
   cli_host *h = &d->conn;
   if (!cli_host_open(h, &d->host))
     return CLI_EXIT_ERROR;
+  int rc = load_answers(d);
+  /* Kerberos: realm, SPN, clock offset and ticket times, also (above all)
+   * when the logon failed */
+  fflush(stdout);
+  cli_host_report(h, &d->host, stderr);
+  return rc;
+}
+
+static int load_answers(doctor *d) {
+  cli_host *h = &d->conn;
   cli_fetch f = CLI_FETCHED;
   if (d->names == NULL) {
     f = cli_host_fetch(h, NULL, false, &d->live, &d->state);

@@ -15,8 +15,10 @@
  *       printed: only the file it is read from.
  */
 #include "cli.h"
+#include "wp_grow.h"
 #include "collectd_conf.h"
 #include "commands.h"
+#include "hosts_auth.h"
 #include "inventory.h"
 #include "shard.h"
 
@@ -94,10 +96,10 @@ typedef struct check {
   wp_host_settings plugin; /* the block's host defaults */
   unsigned k, n;           /* its Shard */
   wp_inventory *inv;       /* FILE, then the block's other inventories */
-  size_t n_inv;
+  size_t n_inv, inv_cap;
   wp_host_origin *names;
-  char **wheres;
-  size_t n_names;
+  char **wheres; /* in step with names */
+  size_t n_names, names_cap;
   int errors;
 } check;
 
@@ -113,10 +115,11 @@ problem(check *c, const char *fmt, ...) {
 }
 
 static void add_name(check *c, const char *name, const char *where) {
-  c->names = realloc(c->names, (c->n_names + 1) * sizeof(*c->names));
-  c->wheres = realloc(c->wheres, (c->n_names + 1) * sizeof(*c->wheres));
-  if (c->names == NULL || c->wheres == NULL)
+  size_t cap = c->names_cap;
+  if (WP_GROW(&c->names, &cap, c->n_names + 1, WP_GROW_NO_CAP) != WP_GROW_OK ||
+      WP_RESIZE(&c->wheres, cap) != WP_GROW_OK)
     exit(CLI_EXIT_ERROR);
+  c->names_cap = cap;
   c->wheres[c->n_names] = strdup(where);
   c->names[c->n_names].name = name;
   c->names[c->n_names].where = c->wheres[c->n_names];
@@ -124,8 +127,7 @@ static void add_name(check *c, const char *name, const char *where) {
 }
 
 static void add_inventory(check *c, const char *path) {
-  c->inv = realloc(c->inv, (c->n_inv + 1) * sizeof(*c->inv));
-  if (c->inv == NULL)
+  if (WP_GROW(&c->inv, &c->inv_cap, c->n_inv + 1, WP_GROW_NO_CAP) != WP_GROW_OK)
     exit(CLI_EXIT_ERROR);
   wp_error err = {0};
   if (wp_inventory_load(path, &c->inv[c->n_inv], &err) != 0) {
@@ -185,8 +187,9 @@ static const char *origin(const wp_host_settings *own,
                                  : "built-in";
 }
 
-static void print_host(const check *c, const wp_inventory *inv,
-                       const wp_inventory_host *h) {
+/* The host's resolved settings; 1 when the plugin would refuse them. */
+static int print_host(const check *c, const wp_inventory *inv,
+                      const wp_inventory_host *h) {
   wp_host_settings s;
   if (wp_hs_copy(&s, &h->s) != 0 || wp_hs_inherit(&s, &inv->defaults) != 0 ||
       wp_hs_inherit(&s, &c->plugin) != 0)
@@ -217,7 +220,8 @@ static void print_host(const check *c, const wp_inventory *inv,
       WP_HS_AUTH,           WP_HS_COUNTERS_FILE, WP_HS_INTERVAL,
       WP_HS_ENCRYPT,        WP_HS_TIMESTAMP,     WP_HS_PAIR_BY,
       WP_HS_INSTANCE_NAMES, WP_HS_METRIC_NAMES,  WP_HS_SELF_METRICS,
-      WP_HS_REMOTE_HELPER};
+      WP_HS_REMOTE_HELPER,  WP_HS_PRINCIPAL,     WP_HS_KEYTAB,
+      WP_HS_CCACHE,         WP_HS_KRB5_CONFIG};
   for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) {
     if (!(s.set & WP_HS_BIT(rest[i])))
       continue;
@@ -237,7 +241,11 @@ static void print_host(const check *c, const wp_inventory *inv,
   if (s.counters_file == NULL)
     printf("  warning: no counters_file (nor CountersFile in <Plugin "
            "winperf>)\n");
+  char where[600];
+  snprintf(where, sizeof(where), "%s:%u:%u", inv->path, h->line, h->column);
+  int bad = on ? cli_hosts_check_auth(h->name, where, &s) : 0;
   wp_hs_free(&s);
+  return bad;
 }
 
 int cmd_hosts(int argc, char **argv) {
@@ -274,7 +282,7 @@ int cmd_hosts(int argc, char **argv) {
     problem(&c, "%s", err.message);
   if (c.errors == 0 && c.n_inv > 0)
     for (size_t i = 0; i < c.inv[0].count; i++)
-      print_host(&c, &c.inv[0], &c.inv[0].hosts[i]);
+      c.errors += print_host(&c, &c.inv[0], &c.inv[0].hosts[i]);
   for (size_t i = 0; i < c.n_inv; i++)
     wp_inventory_free(&c.inv[i]);
   for (size_t i = 0; i < c.n_names; i++)

@@ -16,11 +16,19 @@
 #include "cli.h"
 
 #ifdef _WIN32
-#include "../source/registry.h"
+#include "registry.h"
 #include <windows.h>
 #endif
 
 #include <string.h>
+
+#ifndef WINPERF_REMOTE
+void cli_host_report(cli_host *h, const cli_host_opts *o, FILE *out) {
+  (void)h;
+  (void)o;
+  (void)out;
+}
+#endif
 
 bool cli_host_open(cli_host *h, const cli_host_opts *o) {
   wp_error err = {0};
@@ -49,6 +57,58 @@ void cli_host_close(cli_host *h) {
 }
 
 #ifdef WINPERF_REMOTE
+/* One report line: "key\tvalue" -> its value, NUL-terminated in place. */
+static const char *report_value(char *text, const char *key) {
+  size_t k = strlen(key);
+  for (char *line = text; line != NULL && *line;) {
+    char *next = strchr(line, '\n');
+    if (strncmp(line, key, k) == 0 && line[k] == '\t') {
+      if (next != NULL)
+        *next = '\0';
+      return line + k + 1;
+    }
+    line = next ? next + 1 : NULL;
+  }
+  return NULL;
+}
+
+void cli_host_report(cli_host *h, const cli_host_opts *o, FILE *out) {
+  const wp_remote_options *r = &o->remote;
+  bool krb =
+      (r->auth && strcmp(r->auth, "ntlm") != 0) || r->keytab || r->ccache;
+  wp_buffer buf = {0};
+  wp_error err = {0};
+  if (!krb || h->src == NULL || wp_remote_helper_pid(h->src) <= 0 ||
+      wp_remote_report(h->src, &buf, &err) != WP_SOURCE_OK ||
+      wp_buffer_reserve(&buf, buf.len + 1) != 0) {
+    wp_buffer_free(&buf);
+    return;
+  }
+  buf.data[buf.len] = '\0';
+  static const char *const keys[][2] = {
+      {"used", "logon"},
+      {"principal", "principal"},
+      {"realm", "realm"},
+      {"source", "credential"},
+      {"kdc_offset", "clock offset to the KDC (s, KDC minus here)"},
+      {"tgt_start", "TGT valid from"},
+      {"tgt_end", "TGT valid until"},
+      {"spn", "SPN"},
+      {"spn_found", "SPN found"},
+      {"ticket_start", "service ticket valid from"},
+      {"ticket_end", "service ticket valid until"},
+      {"error", "error"}};
+  for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+    /* each lookup works on a fresh copy: report_value cuts lines */
+    char copy[4097];
+    snprintf(copy, sizeof copy, "%.*s", (int)buf.len, (char *)buf.data);
+    const char *v = report_value(copy, keys[i][0]);
+    if (v != NULL)
+      fprintf(out, "kerberos: %s: %s\n", keys[i][1], v);
+  }
+  wp_buffer_free(&buf);
+}
+
 static cli_fetch classify(cli_host *h, pd_source_state *state) {
   switch (wp_remote_last_error(h->src)) {
   case WP_REMOTE_ERR_AUTH:

@@ -8,14 +8,15 @@
 #ifndef WINPERF_HOSTDATA_H
 #define WINPERF_HOSTDATA_H
 
-#include "../perfdata/diagnose.h"
-#include "../source/source.h"
+#include "diagnose.h"
+#include "source.h"
 
 #ifdef WINPERF_REMOTE
-#include "../source/remote.h"
+#include "remote.h"
 #endif
 
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef struct cli_host_opts {
 #ifdef WINPERF_REMOTE
@@ -41,6 +42,12 @@ typedef enum cli_fetch {
 /* Open the source o asks for; reports errors. */
 bool cli_host_open(cli_host *h, const cli_host_opts *o);
 void cli_host_close(cli_host *h);
+
+/* A remote host logged on to with Kerberos (or negotiate): how the logon
+ * went, as the helper tells it (realm, SPN found, clock offset to the KDC,
+ * ticket times), printed to out as "kerberos: ..." lines; nothing for an
+ * NTLM host or a source that did not start. */
+void cli_host_report(cli_host *h, const cli_host_opts *o, FILE *out);
 
 /* The answer to `query` ("Global", "238 2"), or with query NULL the English
  * Counter table (local_names: the localized one; Windows only). */

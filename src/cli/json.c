@@ -98,7 +98,7 @@ static size_t utf8_valid_len(const unsigned char *s, size_t left,
   return n;
 }
 
-void json_string_n(json_writer *w, const char *s, size_t len) {
+static void json_string_n(json_writer *w, const char *s, size_t len) {
   before_item(w);
   const unsigned char *p = (const unsigned char *)s;
   fputc('"', w->out);
@@ -189,11 +189,6 @@ void json_double(json_writer *w, double v) {
   json_format_double(v, buf, sizeof buf);
   before_item(w);
   fputs(buf, w->out);
-}
-
-void json_bool(json_writer *w, bool v) {
-  before_item(w);
-  fputs(v ? "true" : "false", w->out);
 }
 
 void json_null(json_writer *w) {

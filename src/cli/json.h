@@ -31,12 +31,10 @@ void json_end_array(json_writer *w);
 /* A member name inside an object; the next call writes its value. */
 void json_key(json_writer *w, const char *key);
 void json_string(json_writer *w, const char *s); /* NULL writes null */
-void json_string_n(json_writer *w, const char *s, size_t len);
 void json_int(json_writer *w, int64_t v);
 void json_uint(json_writer *w, uint64_t v);
 /* Shortest form that reads back as the same double; null if not finite. */
 void json_double(json_writer *w, double v);
-void json_bool(json_writer *w, bool v);
 void json_null(json_writer *w);
 /* A member of the current object: json_key then the value. */
 void json_member_string(json_writer *w, const char *key, const char *s);

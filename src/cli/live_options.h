@@ -9,7 +9,7 @@
 #ifndef WINPERF_LIVE_OPTIONS_H
 #define WINPERF_LIVE_OPTIONS_H
 
-#include "../source/registry.h"
+#include "registry.h"
 
 #include <getopt.h>
 #include <stdbool.h>

@@ -6,7 +6,7 @@
  *       [--interval S] [--count N]
  *       "{GUID}(instance)\ID<TAB>value" per counter, one report per interval.
  */
-#include "../source/perflib_v2.h"
+#include "perflib_v2.h"
 #include "cli.h"
 #include "commands.h"
 #include "live_options.h"

@@ -11,8 +11,11 @@
  * REMOTE OPTIONS: --port N (default 445, always passed to the helper),
  * --user [DOMAIN\]NAME, --domain NAME, --credentials FILE (smbclient -A
  * format; else WINPERF_REMOTE_USER/_PASSWORD/_DOMAIN), --encrypt (require
- * SMB3 encryption), --timeout S (connect and query), --buffer-size BYTES,
- * --helper PATH: what the plugin's <Host> options do.
+ * SMB3 encryption), --auth ntlm|kerberos|negotiate, --principal NAME,
+ * --keytab FILE, --ccache FILE:PATH, --krb5-config FILE (Kerberos; the
+ * helper's caches go to a private directory under $TMPDIR, removed when it
+ * ends), --timeout S (connect and query), --buffer-size BYTES, --helper
+ * PATH: what the plugin's <Host> options do.
  * See doc/winperf-remote.md.
  *
  * Fetches blobs from a Windows host through the remote source
@@ -20,7 +23,7 @@
  * files and lets the offline `winperf query` evaluate them, so a remote
  * query prints exactly what a query over captured blobs prints.
  */
-#include "../source/remote.h"
+#include "remote.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -74,6 +77,16 @@ int cli_remote_option(int argc, char **argv, int *i,
     return 1;
   } else if ((v = cli_opt_value(arg, "--credentials", argc, argv, i)) != NULL) {
     o->credentials_file = v;
+  } else if ((v = cli_opt_value(arg, "--auth", argc, argv, i)) != NULL) {
+    o->auth = v; /* checked with the rest by wp_remote_source_new */
+  } else if ((v = cli_opt_value(arg, "--principal", argc, argv, i)) != NULL) {
+    o->principal = v;
+  } else if ((v = cli_opt_value(arg, "--keytab", argc, argv, i)) != NULL) {
+    o->keytab = v;
+  } else if ((v = cli_opt_value(arg, "--ccache", argc, argv, i)) != NULL) {
+    o->ccache = v;
+  } else if ((v = cli_opt_value(arg, "--krb5-config", argc, argv, i)) != NULL) {
+    o->krb5_config = v;
   } else if ((v = cli_opt_value(arg, "--helper", argc, argv, i)) != NULL) {
     o->helper = v;
   } else if ((v = cli_opt_value(arg, "--timeout", argc, argv, i)) != NULL) {

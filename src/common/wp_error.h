@@ -2,10 +2,11 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * The parser has pd_error (perfdata.h: a status and a message naming the
- * wire offset). Everything around it (sources, the YAML loader, the remote
- * helper, the CLI, the plugin) reports failures with a wp_error: a code for
- * the few callers that branch on the kind of failure, and a message for the
- * human, built from the innermost failure outwards:
+ * wire offset; wp_error_from_pd there turns one into a wp_error). Everything
+ * around it (sources, the YAML loader, the remote helper, the CLI, the plugin)
+ * reports failures with a wp_error: a code for the few callers that branch on
+ * the kind of failure, and a message for the human, built from the innermost
+ * failure outwards:
  *
  *   static int load(const char *file, wp_error *err) {
  *     ...
@@ -50,7 +51,7 @@ typedef enum wp_error_code {
   WP_E_NOMEM,    /* an allocation failed */
   WP_E_LIMIT,    /* a size cap was reached (wp_grow's WP_GROW_LIMIT) */
   WP_E_IO,       /* the operating system refused (open, read, connect) */
-  WP_E_PARSER,   /* a pd_error taken over by wp_error_from_pd */
+  WP_E_PARSER,   /* a pd_error taken over (perfdata.h: wp_error_from_pd) */
 } wp_error_code;
 
 #define WP_ERROR_MESSAGE_SIZE 512
@@ -59,8 +60,6 @@ typedef struct wp_error {
   wp_error_code code;
   char message[WP_ERROR_MESSAGE_SIZE]; /* "" when code is WP_E_NONE */
 } wp_error;
-
-struct pd_error;
 
 /* No error: code WP_E_NONE, empty message. */
 void wp_error_clear(wp_error *err);
@@ -82,11 +81,6 @@ int wp_error_errno(wp_error *err, int errnum, const char *fmt, ...)
  * wp_error_prefix(err, "host %s: ", name). -1. With no error recorded the
  * prefix alone becomes the message (code WP_E_FAILED). */
 int wp_error_prefix(wp_error *err, const char *fmt, ...) WP_PRINTF(2, 3);
-
-/* Take over a parser error: its message (or its status name when the
- * message is empty); code WP_E_NOMEM for PD_E_NOMEM, WP_E_LIMIT for
- * PD_E_LIMIT, else WP_E_PARSER. -1. Needs libperfdata at link time. */
-int wp_error_from_pd(wp_error *err, const struct pd_error *pd);
 
 /* Report a failed wp_grow/wp_grow_bytes (wp_grow.h): "out of memory"
  * (WP_E_NOMEM) or "more than <max> <what>" (WP_E_LIMIT), e.g.

@@ -61,9 +61,18 @@ int wp_grow(void *arrayp, size_t *cap, size_t need, size_t elem,
  * uint8_t *data with size_t cap. */
 int wp_grow_bytes(void *bufp, size_t *cap, size_t need, size_t max_bytes);
 
+/* Resize the array at `arrayp` to exactly `n` elements of `elem` bytes
+ * (for arrays kept in step with another whose capacity wp_grow chose):
+ * WP_GROW_OK, WP_GROW_NOMEM (array unchanged) or WP_GROW_LIMIT (n * elem
+ * overflows). n 0 keeps the array as it is. */
+int wp_resize(void *arrayp, size_t n, size_t elem);
+
 /* wp_grow with the element size taken from the pointer's type. */
 #define WP_GROW(arrayp, cap, need, max_elems)                                  \
   wp_grow((arrayp), (cap), (need), sizeof(**(arrayp)), (max_elems))
+
+/* wp_resize with the element size taken from the pointer's type. */
+#define WP_RESIZE(arrayp, n) wp_resize((arrayp), (n), sizeof(**(arrayp)))
 
 #ifdef __cplusplus
 }

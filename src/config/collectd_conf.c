@@ -3,12 +3,14 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "collectd_conf.h"
+#include "wp_grow.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #ifndef _WIN32
 #include <glob.h>
+#include <limits.h>
 #endif
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,19 +62,20 @@ static int logical_line(reader *r, char *buf, size_t cap) {
 
 static int add_value(reader *r, wp_conf_item *it, const char *text,
                      bool quoted) {
-  wp_cfg_value *v =
-      realloc(it->values, (size_t)(it->values_num + 1) * sizeof(*v));
-  char **s = realloc(it->strings, (size_t)(it->values_num + 1) * sizeof(*s));
-  if (v != NULL)
-    it->values = v;
-  if (s != NULL)
-    it->strings = s;
-  if (v == NULL || s == NULL || (s[it->values_num] = strdup(text)) == NULL)
+  size_t need = (size_t)it->values_num + 1;
+  if (need > it->values_cap) {
+    size_t cap = it->values_cap;
+    if (WP_GROW(&it->values, &cap, need, INT_MAX) != WP_GROW_OK ||
+        WP_RESIZE(&it->strings, cap) != WP_GROW_OK)
+      return wp_error_nomem(r->err);
+    it->values_cap = cap;
+  }
+  if ((it->strings[it->values_num] = strdup(text)) == NULL)
     return wp_error_nomem(r->err);
-  wp_cfg_value *nv = &v[it->values_num];
+  wp_cfg_value *nv = &it->values[it->values_num];
   memset(nv, 0, sizeof(*nv));
   nv->kind = WP_CFG_TEXT;
-  nv->text = s[it->values_num];
+  nv->text = it->strings[it->values_num];
   nv->quoted = quoted;
   it->values_num++;
   if (quoted)
@@ -125,12 +128,10 @@ static int values(reader *r, char **pp, wp_conf_item *it, bool block) {
 
 static wp_conf_item *new_child(reader *r, wp_conf_item *parent, const char *key,
                                size_t klen) {
-  wp_conf_item *c = realloc(parent->children,
-                            (size_t)(parent->children_num + 1) * sizeof(*c));
-  if (c == NULL)
+  if (WP_GROW(&parent->children, &parent->children_cap,
+              (size_t)parent->children_num + 1, INT_MAX) != WP_GROW_OK)
     return NULL;
-  parent->children = c;
-  wp_conf_item *it = &c[parent->children_num++];
+  wp_conf_item *it = &parent->children[parent->children_num++];
   memset(it, 0, sizeof(*it));
   if ((it->key = malloc(klen + 1)) != NULL) {
     memcpy(it->key, key, klen);
@@ -153,18 +154,16 @@ static int include_dir(reader *r, wp_conf_item *parent, const char *path) {
   if (d == NULL)
     return wp_error_errno(r->err, errno, "%s", path);
   char **names = NULL;
-  size_t n = 0;
+  size_t n = 0, cap = 0;
   int status = 0;
   struct dirent *e;
   while (status == 0 && (e = readdir(d)) != NULL) {
     if (e->d_name[0] == '.')
       continue;
-    char **more = realloc(names, (n + 1) * sizeof(*names));
-    if (more == NULL || (more[n] = strdup(e->d_name)) == NULL)
+    if (WP_GROW(&names, &cap, n + 1, WP_GROW_NO_CAP) != WP_GROW_OK ||
+        (names[n] = strdup(e->d_name)) == NULL)
       status = wp_error_nomem(r->err);
-    if (more != NULL)
-      names = more;
-    if (status == 0)
+    else
       n++;
   }
   closedir(d);

@@ -22,8 +22,10 @@ typedef struct wp_conf_item {
   wp_cfg_value *values; /* text values point into strings owned here */
   char **strings;
   int values_num;
+  size_t values_cap; /* of values and of strings */
   struct wp_conf_item *children;
   int children_num;
+  size_t children_cap;
   char *file; /* where it was read, for messages */
   unsigned line;
 } wp_conf_item;

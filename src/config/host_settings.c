@@ -18,9 +18,8 @@ typedef enum kind {
   K_SECONDS, /* interval: (0, 86400] */
   K_TIMEOUT, /* 0.001 .. 3600 s into ms */
   K_BOOL,
-  K_ENUM,     /* names[0..1] */
-  K_AUTH,     /* "ntlm" */
-  K_KERBEROS, /* recognised, not supported yet */
+  K_ENUM, /* names[0..1] */
+  K_AUTH, /* "ntlm", "kerberos", "negotiate" */
 } kind;
 
 typedef struct row {
@@ -98,10 +97,10 @@ static const row rows[] = {
      {0}},
     {"enabled", NULL, WP_HS_ENABLED, K_BOOL, false, {0}},
     {"auth", "Auth", WP_HS_AUTH, K_AUTH, false, {0}},
-    {"principal", "Principal", WP_HS_PRINCIPAL, K_KERBEROS, false, {0}},
-    {"keytab", "Keytab", WP_HS_KEYTAB, K_KERBEROS, false, {0}},
-    {"ccache", "CCache", WP_HS_CCACHE, K_KERBEROS, false, {0}},
-    {"krb5_config", "Krb5Config", WP_HS_KRB5_CONFIG, K_KERBEROS, false, {0}},
+    {"principal", "Principal", WP_HS_PRINCIPAL, K_STRING, false, {0}},
+    {"keytab", "Keytab", WP_HS_KEYTAB, K_STRING, false, {0}},
+    {"ccache", "CCache", WP_HS_CCACHE, K_STRING, false, {0}},
+    {"krb5_config", "Krb5Config", WP_HS_KRB5_CONFIG, K_STRING, false, {0}},
 };
 #define ROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -201,6 +200,14 @@ static char **string_slot(wp_host_settings *s, wp_hs_field f) {
     return &s->counters_file;
   case WP_HS_REMOTE_HELPER:
     return &s->remote_helper;
+  case WP_HS_PRINCIPAL:
+    return &s->principal;
+  case WP_HS_KEYTAB:
+    return &s->keytab;
+  case WP_HS_CCACHE:
+    return &s->ccache;
+  case WP_HS_KRB5_CONFIG:
+    return &s->krb5_config;
   default:
     return NULL;
   }
@@ -255,17 +262,17 @@ static int set_choice(wp_host_settings *s, const row *r, const char *n,
                       const wp_cfg_value *v, char *why, size_t len) {
   const char *t = v->kind == WP_CFG_TEXT ? v->text : NULL;
   if (r->kind == K_AUTH) {
-    if (t != NULL && strcasecmp(t, "ntlm") == 0) {
-      s->auth = WP_AUTH_NTLM;
-      return 0;
+    static const char *const auths[] = {"ntlm", "kerberos", "negotiate"};
+    for (int i = 0; t != NULL && i < 3; i++) {
+      if (strcasecmp(t, auths[i]) == 0) {
+        s->auth = i; /* WP_AUTH_* */
+        return 0;
+      }
     }
-    if (t != NULL &&
-        (strcasecmp(t, "kerberos") == 0 || strcasecmp(t, "negotiate") == 0))
-      return why_set(why, len,
-                     "%s \"%s\": Kerberos is not supported yet (only "
-                     "\"ntlm\")",
-                     n, t);
-    return why_set(why, len, "%s: expected \"ntlm\"", n);
+    return why_set(why, len,
+                   "%s%s%s: expected \"ntlm\", \"kerberos\" or "
+                   "\"negotiate\"",
+                   n, t ? " " : "", t ? t : "");
   }
   for (int i = 0; t != NULL && i < 2; i++) {
     if (strcasecmp(t, r->names[i]) == 0) {
@@ -319,11 +326,6 @@ int wp_hs_set_named(wp_host_settings *s, int ri, const char *name,
   case K_AUTH:
     status = set_choice(s, r, n, v, why, len);
     break;
-  case K_KERBEROS:
-    return why_set(why, len,
-                   "%s: Kerberos is not supported yet (only Auth \"ntlm\", "
-                   "with a PasswordFile or the environment)",
-                   n);
   }
   if (status == 0)
     s->set |= WP_HS_BIT(r->field);
@@ -417,7 +419,10 @@ bool wp_hs_equal(const wp_host_settings *a, const wp_host_settings *b) {
          a->encrypt == b->encrypt && a->self_metrics == b->self_metrics &&
          a->enabled == b->enabled && a->timestamp == b->timestamp &&
          a->pair_by == b->pair_by && a->instance_names == b->instance_names &&
-         a->metric_names == b->metric_names && a->auth == b->auth;
+         a->metric_names == b->metric_names && a->auth == b->auth &&
+         same_text(a->principal, b->principal) &&
+         same_text(a->keytab, b->keytab) && same_text(a->ccache, b->ccache) &&
+         same_text(a->krb5_config, b->krb5_config);
 }
 
 void wp_hs_free(wp_host_settings *s) {
@@ -427,6 +432,10 @@ void wp_hs_free(wp_host_settings *s) {
   free(s->password_file);
   free(s->counters_file);
   free(s->remote_helper);
+  free(s->principal);
+  free(s->keytab);
+  free(s->ccache);
+  free(s->krb5_config);
   memset(s, 0, sizeof(*s));
 }
 
@@ -479,6 +488,21 @@ const char *wp_hs_value_text(const wp_host_settings *s, wp_hs_field f,
   else if (f == WP_HS_METRIC_NAMES)
     snprintf(buf, len, "%s", names[2][s->metric_names != 0]);
   else if (f == WP_HS_AUTH)
-    snprintf(buf, len, "ntlm");
+    snprintf(buf, len, "%s",
+             s->auth == WP_AUTH_KERBEROS    ? "kerberos"
+             : s->auth == WP_AUTH_NEGOTIATE ? "negotiate"
+                                            : "ntlm");
   return buf;
+}
+
+wpr_auth_settings wp_hs_auth(const wp_host_settings *s) {
+  const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
+  wpr_auth_settings a = {
+      (s->set & WP_HS_BIT(WP_HS_AUTH)) ? (wpr_auth)s->auth : WPR_AUTH_DEFAULT,
+      s->principal,
+      s->keytab,
+      s->ccache,
+      s->krb5_config,
+      s->password_file != NULL || (pw != NULL && pw[0] != '\0')};
+  return a;
 }

@@ -12,12 +12,16 @@
  * inventory loader and `winperf hosts --check` accept the same values with
  * the same messages. No collectd and no libyaml header here.
  *
- * Authentication: Auth "ntlm" (the default) is the only method so far; the
- * Kerberos keys (Auth "kerberos", Principal, Keytab, CCache, Krb5Config)
- * are recognised and refused as not supported yet.
+ * Authentication: Auth "ntlm", "kerberos" or "negotiate" with Principal,
+ * Keytab, CCache and Krb5Config (src/remote/auth.h has the rules; a host's
+ * resolved settings are checked against them by the plugin: a host by IP
+ * address with Kerberos, or two credential sources, refuse the
+ * configuration or the inventory).
  */
 #ifndef WP_CONFIG_HOST_SETTINGS_H
 #define WP_CONFIG_HOST_SETTINGS_H
+
+#include "auth.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,7 +62,9 @@ typedef enum wp_hs_field {
 #define WP_HS_DEFAULT_CONNECT_MS 10000u
 #define WP_HS_DEFAULT_QUERY_MS 30000u
 
-enum { WP_AUTH_NTLM = 0 };
+/* Auth: as src/remote/auth.h's wpr_auth; not given: ntlm, or kerberos
+ * with a Keytab or CCache (wpr_auth_resolve). */
+enum { WP_AUTH_NTLM = 0, WP_AUTH_KERBEROS = 1, WP_AUTH_NEGOTIATE = 2 };
 /* Timestamp: 0 the source's default, 1 "now", 2 "sample" (context.h's
  * WP_TS_*); PairBy 0 "id", 1 "name"; InstanceNames 0 "pdh", 1 "pid";
  * MetricNames 0 "pdh", 1 "clean". */
@@ -67,6 +73,7 @@ typedef struct wp_host_settings {
   uint32_t set; /* WP_HS_BIT of each field given */
   char *address, *user, *domain, *password_file, *counters_file;
   char *remote_helper;
+  char *principal, *keytab, *ccache, *krb5_config;
   unsigned port;
   double interval; /* seconds */
   unsigned connect_timeout_ms, query_timeout_ms;
@@ -123,6 +130,11 @@ int wp_hs_copy(wp_host_settings *dst, const wp_host_settings *src);
 bool wp_hs_equal(const wp_host_settings *a, const wp_host_settings *b);
 
 void wp_hs_free(wp_host_settings *s);
+
+/* The host's authentication settings for src/remote/auth.h's rules (its
+ * strings point into s; `password`: a PasswordFile, or the environment's
+ * WINPERF_REMOTE_PASSWORD). */
+wpr_auth_settings wp_hs_auth(const wp_host_settings *s);
 
 /* The port (445 unless given), the timeouts (10 s, 30 s unless given). */
 unsigned wp_hs_port(const wp_host_settings *s);

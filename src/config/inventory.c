@@ -3,6 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "inventory.h"
+#include "wp_grow.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -87,12 +88,10 @@ static int add_host(loader *ld, const yaml_node_t *at, const char *name,
                      "%u); a host name appears once in all inventories and "
                      "<Host> blocks",
                      name, inv->hosts[i].line, inv->hosts[i].column);
-  wp_inventory_host *h =
-      realloc(inv->hosts, (inv->count + 1) * sizeof(*inv->hosts));
-  if (h == NULL)
+  if (WP_GROW(&inv->hosts, &inv->cap, inv->count + 1, WP_GROW_NO_CAP) !=
+      WP_GROW_OK)
     return wp_error_nomem(ld->err);
-  inv->hosts = h;
-  h = &inv->hosts[inv->count];
+  wp_inventory_host *h = &inv->hosts[inv->count];
   memset(h, 0, sizeof(*h));
   if ((h->name = strdup(name)) == NULL)
     return wp_error_nomem(ld->err);

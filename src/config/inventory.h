@@ -37,7 +37,7 @@ typedef struct wp_inventory {
   char *path;
   wp_host_settings defaults;
   wp_inventory_host *hosts;
-  size_t count;
+  size_t count, cap;
 } wp_inventory;
 
 /* Load `path` into inv (emptied first). 0, or -1 with

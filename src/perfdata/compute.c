@@ -1,9 +1,17 @@
-/* collectd-winperf: formatted counter values (format.md 3).
+/* collectd-winperf: counter types and formatted values (format.md 2, 3).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * The formula is chosen per named type (format.md 2.2/3), as PDH does; the time
- * base (D, F) always comes from the time-base bits (format.md 2.1), so
- * ELAPSED_TIME and AVERAGE_TIMER follow the same rule as the timers.
+ * The types: their names (format.md 2.2) and classification, read from the
+ * bit fields of format.md 2.1 (as winperf.h composes the types), so they
+ * give a sensible answer for unnamed types too; only pd_type_name (and
+ * through it pd_compute's "unknown type" status) is limited to the types
+ * format.md 2.2 names.
+ *
+ * The values: the formula is chosen per named type (format.md 2.2/3), as
+ * PDH does; the common types' formulas are pd_rate_value (type_props.h),
+ * the others' here. The time base (D, F) always comes from the time-base
+ * bits (format.md 2.1), so ELAPSED_TIME and AVERAGE_TIMER follow the same
+ * rule as the timers.
  *
  * Raw values are unsigned and clocks signed 64-bit: every difference is
  * taken in integers after comparing (never "n1 - n0" on wrapped or signed
@@ -17,6 +25,167 @@
  */
 #include "pd_internal.h"
 #include "type_props.h"
+
+/* ------------------------------------------------ the types (format.md 2) */
+
+/* format.md 2.1 bit fields (winperf.h names without the PERF_ prefix). */
+enum {
+  PDT_SIZE_MASK = 0x300u,
+  PDT_SIZE_ZERO = 0x200u,
+  PDT_TYPE_MASK = 0xC00u,
+  PDT_TYPE_COUNTER = 0x400u,
+  PDT_TYPE_TEXT = 0x800u,
+  PDT_SUBTYPE_MASK = 0xF0000u,
+  PDT_COUNTER_FRACTION = 0x20000u,
+  PDT_COUNTER_BASE = 0x30000u,
+  PDT_COUNTER_HISTOGRAM = 0x60000u,
+  PDT_COUNTER_PRECISION = 0x70000u,
+  PDT_DELTA_COUNTER = 0x400000u,
+  PDT_DELTA_BASE = 0x800000u,
+  PDT_MULTI_COUNTER = 0x2000000u,
+  PDT_HISTOGRAM_FLAG = 0x80000000u, /* PERF_COUNTER_HISTOGRAM_TYPE */
+};
+
+/* format.md 2.2, in its order: a switch, so the lookup is O(1) (pd_compute asks
+ * per value). PERF_PRECISION_TIMESTAMP is the same value as
+ * PERF_LARGE_RAW_BASE: winperf.h defines it as an alias, so the value is
+ * named after the base type it really is. */
+#define PD_TYPE_CASE(t)                                                        \
+  case PD_##t:                                                                 \
+    return "PERF_" #t
+
+const char *pd_type_name(uint32_t type) {
+  switch (type) {
+    PD_TYPE_CASE(COUNTER_COUNTER);
+    PD_TYPE_CASE(COUNTER_TIMER);
+    PD_TYPE_CASE(COUNTER_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_LARGE_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_100NS_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_OBJ_TIME_QUEUELEN_TYPE);
+    PD_TYPE_CASE(COUNTER_BULK_COUNT);
+    PD_TYPE_CASE(COUNTER_TEXT);
+    PD_TYPE_CASE(COUNTER_RAWCOUNT);
+    PD_TYPE_CASE(COUNTER_LARGE_RAWCOUNT);
+    PD_TYPE_CASE(COUNTER_RAWCOUNT_HEX);
+    PD_TYPE_CASE(COUNTER_LARGE_RAWCOUNT_HEX);
+    PD_TYPE_CASE(SAMPLE_FRACTION);
+    PD_TYPE_CASE(SAMPLE_COUNTER);
+    PD_TYPE_CASE(COUNTER_NODATA);
+    PD_TYPE_CASE(COUNTER_TIMER_INV);
+    PD_TYPE_CASE(SAMPLE_BASE);
+    PD_TYPE_CASE(AVERAGE_TIMER);
+    PD_TYPE_CASE(AVERAGE_BASE);
+    PD_TYPE_CASE(AVERAGE_BULK);
+    PD_TYPE_CASE(OBJ_TIME_TIMER);
+    PD_TYPE_CASE(100NSEC_TIMER);
+    PD_TYPE_CASE(100NSEC_TIMER_INV);
+    PD_TYPE_CASE(COUNTER_MULTI_TIMER);
+    PD_TYPE_CASE(COUNTER_MULTI_TIMER_INV);
+    PD_TYPE_CASE(COUNTER_MULTI_BASE);
+    PD_TYPE_CASE(100NSEC_MULTI_TIMER);
+    PD_TYPE_CASE(100NSEC_MULTI_TIMER_INV);
+    PD_TYPE_CASE(RAW_FRACTION);
+    PD_TYPE_CASE(LARGE_RAW_FRACTION);
+    PD_TYPE_CASE(RAW_BASE);
+    PD_TYPE_CASE(LARGE_RAW_BASE); /* also PERF_PRECISION_TIMESTAMP */
+    PD_TYPE_CASE(ELAPSED_TIME);
+    PD_TYPE_CASE(COUNTER_HISTOGRAM_TYPE);
+    PD_TYPE_CASE(COUNTER_DELTA);
+    PD_TYPE_CASE(COUNTER_LARGE_DELTA);
+    PD_TYPE_CASE(PRECISION_SYSTEM_TIMER);
+    PD_TYPE_CASE(PRECISION_100NS_TIMER);
+    PD_TYPE_CASE(PRECISION_OBJECT_TIMER);
+  default:
+    return NULL;
+  }
+}
+
+#undef PD_TYPE_CASE
+
+bool pd_type_is_base(uint32_t type) {
+  /* format.md 2.1: the subtype must be compared whole; testing the BASE bits
+   * alone (t & 0x30000) == 0x30000 also matches PRECISION (0x70000). */
+  return (type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
+         (type & PDT_SUBTYPE_MASK) == PDT_COUNTER_BASE;
+}
+
+bool pd_type_is_displayable(uint32_t type) {
+  if (pd_type_is_base(type))
+    return false; /* SAMPLE/AVERAGE/RAW/MULTI bases, PRECISION_TIMESTAMP */
+  if ((type & PDT_TYPE_MASK) == PDT_TYPE_TEXT)
+    return false; /* PERF_COUNTER_TEXT */
+  if ((type & PDT_SIZE_MASK) == PDT_SIZE_ZERO)
+    return false; /* PERF_COUNTER_NODATA: no data at all */
+  if ((type & PDT_HISTOGRAM_FLAG) ||
+      ((type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
+       (type & PDT_SUBTYPE_MASK) == PDT_COUNTER_HISTOGRAM))
+    return false; /* PERF_COUNTER_HISTOGRAM_TYPE */
+  return true;
+}
+
+bool pd_type_needs_two_samples(uint32_t type) {
+  /* format.md 3: the delta bits, plus the two averages, which carry no delta
+   * bit in their value but are computed from differences (dN / dB). */
+  return (type & (PDT_DELTA_COUNTER | PDT_DELTA_BASE)) != 0 ||
+         type == PD_AVERAGE_TIMER || type == PD_AVERAGE_BULK;
+}
+
+bool pd_type_needs_base(uint32_t type) {
+  if ((type & PDT_TYPE_MASK) != PDT_TYPE_COUNTER || pd_type_is_base(type))
+    return false;
+  uint32_t sub = type & PDT_SUBTYPE_MASK;
+  /* Fractions and averages divide by a base counter, MULTI types by their
+   * item count, PRECISION timers by their PRECISION_TIMESTAMP (format.md 3). */
+  return sub == PDT_COUNTER_FRACTION || sub == PDT_COUNTER_PRECISION ||
+         (type & PDT_MULTI_COUNTER) != 0;
+}
+
+bool pd_type_is_monotonic(uint32_t type) {
+  /* A COUNTER-class type whose displayed value is a difference of its raw
+   * value (DELTA_COUNTER) over time or over nothing, with no base delta:
+   * COUNTER_COUNTER, BULK_COUNT, SAMPLE_COUNTER, the four QUEUELEN
+   * accumulators, every TIMER (tick, 100ns, object, inverse, multi),
+   * the PRECISION timers and COUNTER_DELTA/LARGE_DELTA (their raw value is a
+   * running count; only the display is per interval). Their raw values only
+   * grow, a drop being a reset (format.md 3.1), so raw mode can hand them to
+   * collectd as DERIVE. Not monotonic in that sense: raw counts (gauges),
+   * fractions and averages (SAMPLE_FRACTION has DELTA_BASE too: the
+   * numerator means nothing without its base), bases, elapsed time (a start
+   * time, constant), text. */
+  return (type & PDT_TYPE_MASK) == PDT_TYPE_COUNTER &&
+         (type & PDT_DELTA_COUNTER) != 0 && (type & PDT_DELTA_BASE) == 0 &&
+         !pd_type_is_base(type);
+}
+
+pd_type_props pd_type_props_of(uint32_t type) {
+  pd_type_props p = {pd_type_name(type) != NULL, pd_type_is_displayable(type),
+                     pd_type_needs_base(type), pd_type_needs_two_samples(type)};
+  return p;
+}
+
+const char *pd_value_status_name(pd_value_status status) {
+  switch (status) {
+  case PD_VALUE_OK:
+    return "ok";
+  case PD_VALUE_FIRST_SAMPLE:
+    return "first-sample";
+  case PD_VALUE_NEGATIVE:
+    return "negative-delta";
+  case PD_VALUE_NO_TIME_DELTA:
+    return "no-time-delta";
+  case PD_VALUE_ZERO_FREQUENCY:
+    return "zero-frequency";
+  case PD_VALUE_NOT_NUMERIC:
+    return "not-numeric";
+  case PD_VALUE_NO_BASE:
+    return "no-base";
+  case PD_VALUE_UNKNOWN_TYPE:
+    return "unknown-type";
+  }
+  return "unknown-status";
+}
+
+/* --------------------------------------------- the formulas (format.md 3) */
 
 /* format.md 2.1 fields the formulas need. */
 #define TIMEBASE_MASK 0x300000u
@@ -115,50 +284,9 @@ static bool uses_older_base(uint32_t type) {
   }
 }
 
-/* One function per row of the format.md 3 table, each given a named, numeric
- * type of its row whose samples are present. */
-
-/* dN / (dD / F): COUNTER_COUNTER, COUNTER_BULK_COUNT, SAMPLE_COUNTER. */
-static pd_value_status per_second(uint32_t type, const pd_sample *o,
-                                  const pd_sample *n, double *v) {
-  double dn = 0, dd = 0, f = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, &f);
-  if (st == PD_VALUE_OK)
-    *v = dn / (dd / f);
-  return st;
-}
-
-/* dN / dD: the QUEUELEN types; 100NS_QUEUELEN too has no time-base factor
- * (format.md 3.2). */
-static pd_value_status queue_length(uint32_t type, const pd_sample *o,
-                                    const pd_sample *n, double *v) {
-  double dn = 0, dd = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
-  if (st == PD_VALUE_OK)
-    *v = dn / dd;
-  return st;
-}
-
-/* 100 dN / dD: COUNTER_TIMER, 100NSEC_TIMER and OBJ_TIME_TIMER, the last
- * on the object's clock as PDH (format.md 3.2). */
-static pd_value_status timer(uint32_t type, const pd_sample *o,
-                             const pd_sample *n, double *v) {
-  double dn = 0, dd = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
-  if (st == PD_VALUE_OK)
-    *v = 100.0 * dn / dd;
-  return st;
-}
-
-/* 100 (1 - dN / dD): COUNTER_TIMER_INV, 100NSEC_TIMER_INV. */
-static pd_value_status timer_inv(uint32_t type, const pd_sample *o,
-                                 const pd_sample *n, double *v) {
-  double dn = 0, dd = 0;
-  pd_value_status st = rate_inputs(type, o, n, &dn, &dd, NULL);
-  if (st == PD_VALUE_OK)
-    *v = 100.0 * (1.0 - dn / dd);
-  return st;
-}
+/* One function per row of the format.md 3 table that pd_rate_value
+ * (type_props.h) does not compute, each given a named, numeric type of
+ * its row whose samples are present. */
 
 /* 100 (dN / dD) / B1: 100NSEC_MULTI_TIMER, and COUNTER_MULTI_TIMER unless
  * the MSDN sample's 100 (dN / (dD / F)) / B1 is asked for (format.md 3.2: that
@@ -270,37 +398,13 @@ static pd_value_status precision_timer(const pd_sample *o, const pd_sample *n,
   return PD_VALUE_OK;
 }
 
-/* The formula of one named, numeric type whose samples are present: the
- * rows of the format.md 3 table, in its order. */
+/* The formula of one named, numeric type whose samples are present and
+ * that pd_rate_value does not compute: the other rows of the format.md 3
+ * table, in its order. */
 static pd_value_status formula(uint32_t type, const pd_sample *o,
                                const pd_sample *n, const pd_calc_options *opt,
                                double *v) {
   switch (type) {
-  case PD_COUNTER_RAWCOUNT:
-  case PD_COUNTER_LARGE_RAWCOUNT:
-  case PD_COUNTER_RAWCOUNT_HEX:
-  case PD_COUNTER_LARGE_RAWCOUNT_HEX:
-    *v = (double)n->value; /* N1 */
-    return PD_VALUE_OK;
-  case PD_COUNTER_DELTA:
-  case PD_COUNTER_LARGE_DELTA:
-    return delta_u64(o->value, n->value, v); /* dN */
-  case PD_COUNTER_COUNTER:
-  case PD_COUNTER_BULK_COUNT:
-  case PD_SAMPLE_COUNTER:
-    return per_second(type, o, n, v);
-  case PD_COUNTER_QUEUELEN_TYPE:
-  case PD_COUNTER_LARGE_QUEUELEN_TYPE:
-  case PD_COUNTER_100NS_QUEUELEN_TYPE:
-  case PD_COUNTER_OBJ_TIME_QUEUELEN_TYPE:
-    return queue_length(type, o, n, v);
-  case PD_COUNTER_TIMER:
-  case PD_100NSEC_TIMER:
-  case PD_OBJ_TIME_TIMER:
-    return timer(type, o, n, v);
-  case PD_COUNTER_TIMER_INV:
-  case PD_100NSEC_TIMER_INV:
-    return timer_inv(type, o, n, v);
   case PD_COUNTER_MULTI_TIMER:
   case PD_100NSEC_MULTI_TIMER:
     return multi_timer(type, o, n, opt, v);
@@ -359,11 +463,23 @@ pd_value_status pd_compute_props(uint32_t type, pd_type_props props,
       return PD_VALUE_NO_BASE;
   }
 
+  /* The common types: their one formula (type_props.h). */
+  pd_rate_plan plan;
+  pd_rate_prepare(type, older, newer, opt, &plan);
+  if (plan.kind != PD_FAST_NONE) {
+    pd_value_status st =
+        pd_rate_value(&plan, plan.kind, older != NULL, older ? older->value : 0,
+                      newer->value, &v);
+    if (value)
+      *value = v;
+    return st;
+  }
+
   pd_value_status st = formula(type, older, newer, opt, &v);
   if (st != PD_VALUE_OK)
     return st;
   if (v < 0)
-    v = 0; /* only the inverse timers can get here (format.md 3.1: clamp) */
+    v = 0; /* multi-timer inverse (format.md 3.1: clamp) */
   if (opt->cap100 && (type & DISPLAY_MASK) == DISPLAY_PERCENT && v > 100)
     v = 100;
   if (value)

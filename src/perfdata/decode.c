@@ -26,8 +26,8 @@ pd_snapshot *pd_snapshot_new(void) {
 void pd_snapshot_free(pd_snapshot *snap) {
   if (snap == NULL)
     return;
-  for (uint32_t i = 0; i < snap->names_cap; i++) {
-    pd_object_names *n = &snap->names[i];
+  for (uint32_t i = 0; i < snap->inst_names_cap; i++) {
+    pd_instance_names *n = &snap->inst_names[i];
     free(n->name);
     free(n->full);
     free(n->base);
@@ -35,21 +35,19 @@ void pd_snapshot_free(pd_snapshot *snap) {
     free(n->own_hash);
     free(n->own_len);
     free(n->own_has_hash);
-    free(n->next);
-    free(n->bucket);
+    wp_table_free(&n->index);
     free(n->prev_own);
     free(n->prev_parent);
     free(n->base_entry);
     free(n->dup_no);
     free(n->group_of);
     free(n->changed);
-    free(n->saved);
     free(n->sig);
     pd_memo_free(&n->own_memo);
     pd_memo_free(&n->base_memo);
     pd_memo_free(&n->dup_memo);
   }
-  free(snap->names);
+  free(snap->inst_names);
   free(snap->objects);
   free(snap->object_first_counter);
   free(snap->object_first_instance);
@@ -62,15 +60,12 @@ void pd_snapshot_free(pd_snapshot *snap) {
 static bool grow_objects(pd_snapshot *snap, uint32_t need) {
   if (need <= snap->object_cap)
     return true;
-  size_t cap = snap->object_cap, cap2 = snap->object_cap,
-         cap3 = snap->object_cap;
-  if (!pd_grow((void **)&snap->objects, &cap, need, sizeof(pd_object)) ||
-      !pd_grow((void **)&snap->object_first_counter, &cap2, need,
-               sizeof(size_t)) ||
-      !pd_grow((void **)&snap->object_first_instance, &cap3, need,
-               sizeof(size_t)))
+  size_t cap = snap->object_cap;
+  if (WP_GROW(&snap->objects, &cap, need, UINT32_MAX) != WP_GROW_OK ||
+      WP_RESIZE(&snap->object_first_counter, cap) != WP_GROW_OK ||
+      WP_RESIZE(&snap->object_first_instance, cap) != WP_GROW_OK)
     return false;
-  /* All three grew from the same capacity with the same rule. */
+  /* objects[] grew to cap; the two arrays beside it with it. */
   snap->object_cap = (uint32_t)cap;
   return true;
 }
@@ -402,11 +397,11 @@ static bool reserve_object(pd_snapshot *snap, uint32_t k,
   size_t n_inst = h->num_instances > 0 ? (size_t)h->num_instances
                                        : (h->num_instances == -1 ? 1 : 0);
   return grow_objects(snap, k + 1) &&
-         pd_grow((void **)&snap->counters, &snap->counter_cap,
+         WP_GROW(&snap->counters, &snap->counter_cap,
                  snap->counter_count + h->num_counters,
-                 sizeof(pd_counter_def)) &&
-         pd_grow((void **)&snap->instances, &snap->instance_cap,
-                 snap->instance_count + n_inst, sizeof(pd_instance));
+                 WP_GROW_NO_CAP) == WP_GROW_OK &&
+         WP_GROW(&snap->instances, &snap->instance_cap,
+                 snap->instance_count + n_inst, WP_GROW_NO_CAP) == WP_GROW_OK;
 }
 
 /* The counter block of an object without instances (NumInstances -1). */
@@ -573,8 +568,5 @@ const pd_object *pd_snapshot_object(const pd_snapshot *snap, uint32_t i) {
 
 const pd_object *pd_snapshot_find_object(const pd_snapshot *snap,
                                          uint32_t index) {
-  for (uint32_t i = 0; i < snap->object_count; i++)
-    if (snap->objects[i].name_index == index)
-      return &snap->objects[i];
-  return NULL;
+  return pd_object_by_index(snap, index);
 }

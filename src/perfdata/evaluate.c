@@ -1,153 +1,59 @@
 /* collectd-winperf: one evaluation of a selection over two samples.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * First a plan: every (path, object) pair and the counters each matches,
- * resolved once (names, older positions, type properties), and per
- * counter definition how many paths match it. A definition only one path
- * matches cannot be reported twice, so only the others go through the
- * seen set. Then per instance its full name, pairing and ids come from
- * per-object arrays built once per evaluation (shared by every path), and
- * per value there remain the raw readings, the formula and the result
- * (emit.c; a "(*)" path without a filter has a loop of its own there).
+ * The plan (select.c) lists every (path, object) pair and the counters
+ * each matches. Each pair is one pass here: its instances (all, the ones a
+ * pattern matches, or the one an exact name finds, filtered by the path's
+ * filter), per instance its full name, pairing and ids from per-object
+ * arrays built once per evaluation (shared by every path), and per value
+ * the raw readings, the formula (pd_rate_value, type_props.h) and the
+ * result. Each result starts as its counter's template (filled once per
+ * pass: path, names, indices, type, time). A counter two paths match is
+ * reported once (pd_reported). A "(*)" pass without a filter reads the
+ * object's pairing directly and, when every counter is a plain value,
+ * runs a loop made for it: each reading one 8-byte load and a mask where
+ * the blob allows, and for one counter the formula's kind fixed for the
+ * whole loop.
  */
-#include "pass.h"
+#include "cache_check.h"
+#include "selection.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* What one (path, object) pair reads per instance, looked up once. */
+typedef struct object_pass {
+  pd_selection *sel;
+  path_object *po;
+  uint64_t done_epoch; /* po's, before this evaluation cleared it */
+  compiled_path *cp;
+  pd_snapshot *older, *newer;
+  const pd_object *obj, *old;
+  const pd_instance_names *inst_names; /* NULL: a single-instance object */
+  matched_counter *mc;
+  pd_pair_query query; /* how obj pairs with old */
+  int32_t *pair;       /* the object's pairing, NULL until first needed */
+  int32_t id_pos[PD_ID_KINDS];
+  const pd_counter_def *pid_def, *tid_def; /* ID Process, ID Thread, or NULL */
+  bool every;     /* every instance and no filter: nothing to match */
+  bool want_base; /* id_base looked up per instance */
+  const char *object_name;
+  size_t object_len;
+  int64_t t100;
+  pd_sample now, before;
+} object_pass;
+
+/* What the results of one instance share. */
+typedef struct instance_view {
+  uint32_t i;
+  const pd_instance *in, *old; /* old: its older sample, NULL: none */
+  const char *full, *id_base;
+  uint64_t pid, tid;
+} instance_view;
+
 static pd_status no_memory(pd_error *err) {
   return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-}
-
-static const char *index_text(pd_selection *sel, uint32_t index) {
-  char num[12];
-  int len = snprintf(num, sizeof num, "%u", index);
-  return pd_text_dup(&sel->text, num, (size_t)len);
-}
-
-/* Name of an object or counter index: the table's, else the number. */
-static const char *display_name(pd_selection *sel, uint32_t index) {
-  const char *name = sel->names ? pd_names_get(sel->names, index) : NULL;
-  return name ? name : index_text(sel, index);
-}
-
-static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
-                            const pd_counter_def *def) {
-  if (cp->path.counter_is_index)
-    return def->name_index == cp->numeric_counter;
-  const char *name =
-      sel->names ? pd_names_get(sel->names, def->name_index) : NULL;
-  if (cp->path.counter_has_wildcard) {
-    char num[12];
-    if (name == NULL) {
-      snprintf(num, sizeof num, "%u", def->name_index);
-      name = num;
-    }
-    return pd_wildcard_match(cp->path.counter, name);
-  }
-  return name != NULL && pd_name_casecmp(cp->path.counter, name) == 0;
-}
-
-/* ---------------------------------------------------------------- plan */
-
-/* The counters path_id names in newer's object obj_pos, appended to the
- * plan and claimed. Base and non-numeric counters are never shown alone. */
-static pd_status plan_object(pd_selection *sel, size_t path_id,
-                             pd_snapshot *older, pd_snapshot *newer,
-                             uint32_t obj_pos, pd_error *err) {
-  const compiled_path *cp = &sel->paths[path_id];
-  const pd_object *obj = pd_snapshot_object(newer, obj_pos);
-  const pd_object *old =
-      older ? pd_snapshot_find_object(older, obj->name_index) : NULL;
-  if (!pd_grow((void **)&sel->plan, &sel->plan_cap, sel->plan_count + 1,
-               sizeof *sel->plan) ||
-      !pd_grow((void **)&sel->counters, &sel->counters_cap,
-               sel->counter_count + obj->counter_count, sizeof *sel->counters))
-    return no_memory(err);
-  path_object *po = &sel->plan[sel->plan_count++];
-  if (sel->plan_count > sel->plan_init) { /* never used: nothing known */
-    po->done_epoch = 0;
-    sel->plan_init = sel->plan_count;
-  }
-  po->path_id = path_id;
-  po->obj_pos = obj_pos;
-  po->first = sel->counter_count;
-  po->n = 0;
-  uint8_t *claims = sel->claims + newer->object_first_counter[obj_pos];
-  for (uint32_t c = 0; c < obj->counter_count; c++) {
-    const pd_counter_def *def = &obj->counters[c];
-    if (!pd_type_is_displayable(def->type) || !counter_matches(sel, cp, def))
-      continue;
-    matched_counter *m = &sel->counters[sel->counter_count++];
-    if (sel->counter_count > sel->counters_init) { /* no template yet */
-      memset(&m->tmpl, 0, sizeof m->tmpl);
-      sel->counters_init = sel->counter_count;
-    }
-    po->n++;
-    m->pos = c;
-    m->props = pd_type_props_of(def->type);
-    if (old == NULL || pd_older_counter(old, def, c, &m->old_pos) == NULL)
-      m->old_pos = UINT32_MAX;
-    if ((m->name = display_name(sel, def->name_index)) == NULL)
-      return no_memory(err);
-    m->name_len = strlen(m->name);
-    claims[c] += claims[c] < 2;
-  }
-  return PD_OK;
-}
-
-/* claims[] beyond the count of paths (0, 1, 2: two or more). */
-enum { CLAIM_COUNT = 3, CLAIM_SEEN = 4, CLAIM_COVERED = 8 };
-
-/* Which counters of the plan need deduplicating, in plan order: a counter
- * two paths match goes through the seen set, except that a pass over
- * every instance (a "(*)" path without a filter) reports all of them, so
- * after one nothing is left to report, and before one, when it is the
- * first to match, nothing to look up. */
-static void share(pd_selection *sel, const pd_snapshot *newer) {
-  for (size_t q = 0; q < sel->plan_count; q++) {
-    const path_object *po = &sel->plan[q];
-    const compiled_path *cp = &sel->paths[po->path_id];
-    bool every = cp->all_instances && cp->filter == NULL &&
-                 pd_snapshot_object(newer, po->obj_pos)->num_instances != -1;
-    uint8_t *claims = sel->claims + newer->object_first_counter[po->obj_pos];
-    for (uint32_t k = 0; k < po->n; k++) {
-      matched_counter *m = &sel->counters[po->first + k];
-      uint8_t *c = &claims[m->pos];
-      m->skip = (*c & CLAIM_COVERED) != 0;
-      m->shared =
-          (*c & CLAIM_COUNT) > 1 && !m->skip && !(every && !(*c & CLAIM_SEEN));
-      *c |= CLAIM_SEEN | (every ? CLAIM_COVERED : 0);
-    }
-  }
-}
-
-/* Every path's (path, object) pairs in path order, then which counters
- * two paths share. */
-static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
-                      pd_error *err) {
-  sel->plan_count = sel->counter_count = 0;
-  size_t defs = newer->counter_count;
-  if (!pd_grow((void **)&sel->claims, &sel->claims_cap, defs ? defs : 1, 1))
-    return no_memory(err);
-  memset(sel->claims, 0, defs);
-  uint32_t n_objects = pd_snapshot_object_count(newer);
-  for (size_t p = 0; p < sel->path_count; p++) {
-    compiled_path *cp = &sel->paths[p];
-    cp->matches = 0;
-    for (size_t j = 0; j < cp->object_count; j++)
-      for (uint32_t k = 0; k < n_objects; k++) {
-        if (pd_snapshot_object(newer, k)->name_index != cp->objects[j])
-          continue;
-        pd_status s = plan_object(sel, p, older, newer, k, err);
-        if (s != PD_OK)
-          return s;
-        break; /* the first object with that index, as find_object does */
-      }
-  }
-  share(sel, newer);
-  return PD_OK;
 }
 
 /* ------------------------------------------------------ one object */
@@ -158,17 +64,17 @@ static pd_status plan(pd_selection *sel, pd_snapshot *older, pd_snapshot *newer,
  * so a name without "#n" means #0. */
 static bool instance_matches(const object_pass *op, uint32_t i) {
   const compiled_path *cp = op->cp;
-  if (op->names == NULL) /* single instance: no "(...)" or "(*)" */
+  if (op->inst_names == NULL) /* single instance: no "(...)" or "(*)" */
     return cp->instance_pattern == NULL || cp->all_instances;
   if (cp->instance_pattern == NULL)
     return false;
   if (cp->all_instances)
     return true;
-  const char *full = op->names->full[i];
+  const char *full = op->inst_names->full[i];
   if (cp->path.instance_has_wildcard) {
     if (pd_wildcard_match(cp->instance_pattern, full))
       return true;
-    const char *base = op->names->base[i];
+    const char *base = op->inst_names->base[i];
     return base != full && pd_wildcard_match(cp->instance_pattern, base);
   }
   return pd_name_casecmp(cp->instance_pattern, full) == 0;
@@ -180,8 +86,8 @@ static int filter_keeps(const object_pass *op, uint32_t i) {
   const compiled_path *cp = op->cp;
   if (cp->filter == NULL)
     return 1;
-  const char *full = op->names ? op->names->full[i] : "";
-  const char *base = op->names ? op->names->base[i] : "";
+  const char *full = op->inst_names ? op->inst_names->full[i] : "";
+  const char *base = op->inst_names ? op->inst_names->base[i] : "";
   return cp->filter(cp->filter_ctx, op->po->path_id, full, base);
 }
 
@@ -192,20 +98,18 @@ static pd_status older_instance(object_pass *op, uint32_t i,
   *old_inst = NULL;
   if (old == NULL)
     return PD_OK;
-  if (op->names == NULL) {
+  if (op->inst_names == NULL) {
     if (old->num_instances == -1 && old->instance_count == 1)
       *old_inst = &old->instances[0];
     return PD_OK;
   }
   pd_status s = PD_OK;
   if (op->pair == NULL &&
-      (s = pd_identity_pairs(&op->sel->identity, op->pair_by, op->older, old,
-                             op->newer, op->obj, op->po->obj_pos, &op->pair,
-                             err)) != PD_OK)
+      (s = pd_pairing(&op->sel->identity, &op->query, &op->pair, err)) != PD_OK)
     return s;
   if (op->pair[i] == PD_PAIR_BY_NAME &&
-      (s = pd_identity_by_name(op->older, old, op->names, i, &op->pair[i],
-                               err)) != PD_OK)
+      (s = pd_pair_by_full_name(&op->query, op->inst_names, i, &op->pair[i],
+                                err)) != PD_OK)
     return s;
   if (op->pair[i] >= 0 && (uint32_t)op->pair[i] < old->instance_count)
     *old_inst = &old->instances[op->pair[i]];
@@ -218,7 +122,7 @@ static pd_status view_of(object_pass *op, uint32_t i, instance_view *v,
   const pd_instance *in = &op->obj->instances[i];
   v->i = i;
   v->in = in;
-  v->full = op->names ? op->names->full[i] : NULL;
+  v->full = op->inst_names ? op->inst_names->full[i] : NULL;
   v->pid = op->pid_def ? pd_counter_raw(op->newer, in, op->pid_def) : 0;
   v->tid = op->tid_def ? pd_counter_raw(op->newer, in, op->tid_def) : 0;
   v->id_base = NULL;
@@ -237,7 +141,7 @@ static pd_status instance_range(object_pass *op, bool exact, uint32_t *first,
   *first = 0;
   *end = obj->instance_count;
   if (obj->num_instances != -1 &&
-      (op->names = pd_object_full_names(op->newer, obj)) == NULL)
+      (op->inst_names = pd_full_names(op->newer, obj)) == NULL)
     return no_memory(err);
   if (exact) {
     int64_t at = pd_find_instance(op->newer, obj, op->cp->instance_pattern);
@@ -291,14 +195,19 @@ static pd_status start_pass(object_pass *op, pd_selection *sel, path_object *po,
   op->older = older;
   op->newer = newer;
   op->obj = pd_snapshot_object(newer, po->obj_pos);
-  op->old = older ? pd_snapshot_find_object(older, op->obj->name_index) : NULL;
+  op->old = older ? pd_object_by_index(older, op->obj->name_index) : NULL;
   op->mc = &sel->counters[po->first];
-  op->pair_by = op->cp->pair_by >= 0 ? (pd_pair_by)op->cp->pair_by
-                                     : sel->identity.pair_by;
-  op->want_base = op->pair_by == PD_PAIR_BY_ID && sel->want_id_base;
+  op->query = (pd_pair_query){older,
+                              op->old,
+                              newer,
+                              op->obj,
+                              po->obj_pos,
+                              op->cp->pair_by >= 0 ? (pd_pair_by)op->cp->pair_by
+                                                   : sel->identity.pair_by};
+  op->want_base = op->query.pair_by == PD_PAIR_BY_ID && sel->want_id_base;
   op->every = op->cp->all_instances && op->cp->filter == NULL &&
               op->obj->num_instances != -1;
-  if ((op->object_name = display_name(sel, op->obj->name_index)) == NULL)
+  if ((op->object_name = pd_display_name(sel, op->obj->name_index)) == NULL)
     return no_memory(err);
   op->object_len = strlen(op->object_name);
   op->t100 = pd_snapshot_header(newer)->perf_time_100ns;
@@ -322,6 +231,402 @@ static int wanted(const object_pass *op, bool exact, uint32_t i) {
   return filter_keeps(op, i);
 }
 
+/* ------------------------------------------------------- results */
+
+/* The canonical path of a result (pd_selection_set_paths). */
+static const char *result_path(object_pass *op, const matched_counter *m,
+                               const char *full) {
+  return pd_text_path(&op->sel->text, (sized){op->object_name, op->object_len},
+                      (sized){full, full ? strlen(full) : 0},
+                      (sized){m->name, m->name_len});
+}
+
+static bool reserve_results(pd_selection *sel, size_t n) {
+  return n <= SIZE_MAX - sel->result_count &&
+         WP_GROW(&sel->results, &sel->result_cap, sel->result_count + n,
+                 WP_GROW_NO_CAP) == WP_GROW_OK;
+}
+
+/* ---------------------------------------------- values two paths share */
+
+typedef struct reported_key {
+  const pd_reported *r;
+  pd_value_key key;
+} reported_key;
+
+static bool same_value(const void *ctx, uint32_t value) {
+  const reported_key *k = ctx;
+  const pd_value_key *a = &k->r->key[value - 1], *b = &k->key;
+  return a->obj_pos == b->obj_pos && a->instance == b->instance &&
+         a->counter == b->counter;
+}
+
+/* 1 when key is reported first now (remembered), 0 when an earlier path
+ * reported it, -1 out of memory (never "reported": that would lose it). */
+static int report_first(pd_reported *r, pd_value_key key) {
+  if (WP_GROW(&r->key, &r->cap, r->count + 1, WP_TABLE_MAX) != WP_GROW_OK ||
+      wp_table_reserve(&r->index, r->count + 1) != WP_GROW_OK)
+    return -1;
+  reported_key k = {r, key};
+  uint32_t h = wp_hash32(wp_hash_bytes(&key, sizeof key));
+  if (wp_table_find_or_put(&r->index, h, (uint32_t)r->count + 1, same_value,
+                           &k) != 0)
+    return 0;
+  r->key[r->count++] = key;
+  return 1;
+}
+
+/* The general formula of one value (pd_compute_props), for the types
+ * without a prepared plan. */
+static void compute_one(object_pass *op, const matched_counter *m,
+                        const instance_view *v, pd_result *r) {
+  pd_sample_read(op->newer, op->obj, v->in, m->pos, m->props.needs_base,
+                 &op->now);
+  const pd_sample *prev = NULL;
+  if (v->old != NULL && m->old_def != NULL) {
+    pd_sample_read(op->older, op->old, v->old, m->old_pos, m->props.needs_base,
+                   &op->before);
+    prev = &op->before;
+  }
+  r->status = pd_compute_props(m->def->type, m->props, prev, &op->now,
+                               &op->sel->options, &r->value);
+  r->raw_value = op->now.value;
+  r->raw_base = op->now.base;
+}
+
+/* Counter m of v's instance into r: the counter's template, then what
+ * differs per value. */
+static inline void put_value(object_pass *op, const matched_counter *m,
+                             const instance_view *v, pd_result *r) {
+  *r = m->tmpl;
+  r->instance = v->full;
+  r->pid = v->pid;
+  r->tid = v->tid;
+  r->id_base = v->id_base;
+  if (m->rate.kind == PD_FAST_NONE) {
+    compute_one(op, m, v, r);
+    return;
+  }
+  uint64_t n1 = pd_counter_raw(op->newer, v->in, m->def), n0 = 0;
+  bool paired = v->old != NULL && m->old_def != NULL;
+  if (paired)
+    n0 = pd_counter_raw(op->older, v->old, m->old_def);
+  r->status = pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &r->value);
+  r->raw_value = n1;
+}
+
+/* Every counter of the pass for v's instance from *out on (room made):
+ * one result each, but a shared counter only when no earlier path
+ * reported it. *out ends past the last. */
+static pd_status emit(object_pass *op, const instance_view *v, pd_result **out,
+                      pd_error *err) {
+  const matched_counter *mc = op->mc;
+  const uint32_t n = op->po->n;
+  pd_result *r = *out;
+  for (uint32_t k = 0; k < n; k++) {
+    const matched_counter *m = &mc[k];
+    if (m->skip)
+      continue;
+    if (m->shared) {
+      int fresh = report_first(&op->sel->reported,
+                               (pd_value_key){op->po->obj_pos, v->i, m->pos});
+      if (fresh < 0)
+        return no_memory(err);
+      if (fresh == 0)
+        continue;
+    }
+    put_value(op, m, v, r);
+    if (op->sel->want_paths && (r->path = result_path(op, m, v->full)) == NULL)
+      return no_memory(err);
+    *out = ++r;
+  }
+  return PD_OK;
+}
+
+/* ------------------------------------------- every instance, plainly */
+
+/* A counter read in every instance of an object as one little-endian
+ * 8-byte load at `offset` of the counter block, masked to its size: for a
+ * 4-byte counter, 4 bytes past its own (quick_read asserts they are in the
+ * blob). */
+typedef struct quick_load {
+  uint32_t offset;
+  uint64_t mask;
+  const uint8_t *end; /* the blob's end: every load stays before it */
+} quick_load;
+
+/* def's quick load in obj of snap, false when it has none: big-endian or
+ * another size, or 8 bytes at its offset would run past the blob in the
+ * last instance's block (the blocks follow each other: it is the last in
+ * the blob). No def: a load masked to 0, the id an object lacks. */
+static bool quick_load_of(const pd_snapshot *snap, const pd_object *obj,
+                          const pd_counter_def *def, quick_load *q) {
+  if (obj->instance_count == 0)
+    return false;
+  const pd_instance *last = &obj->instances[obj->instance_count - 1];
+  size_t room = (size_t)(snap->bytes.data + snap->bytes.len - last->block);
+  q->end = snap->bytes.data + snap->bytes.len;
+  q->offset = def ? def->offset : 0;
+  q->mask = def == NULL                 ? 0
+            : def->load == PD_LOAD_LE32 ? UINT32_MAX
+                                        : UINT64_MAX;
+  return (def == NULL || def->load == PD_LOAD_LE32 ||
+          def->load == PD_LOAD_LE64) &&
+         room >= 8 && q->offset <= room - 8;
+}
+
+/* The one read past a counter's own bytes: 8 at its offset, masked to
+ * its size. quick_load_of checked that the last instance's load ends
+ * before the blob does (the blocks follow each other); asserted here. */
+static inline uint64_t quick_read(const pd_instance *in, quick_load q) {
+  assert(in->block + q.offset + 8 <= q.end);
+  return wire_le64(in->block + q.offset) & q.mask;
+}
+
+/* The loads of a plain pass: per counter its newer and older readings. */
+typedef struct quick_pass {
+  quick_load pid, tid;
+  quick_load now[4], then[4];
+} quick_pass;
+
+enum { QUICK_MAX = 4 }; /* counters of a pass the quick loop takes */
+
+/* Whether the pass's every reading has a quick load (both samples). */
+static bool quick_loads(const object_pass *op, quick_pass *qp) {
+  if (op->po->n > QUICK_MAX || op->old == NULL ||
+      !quick_load_of(op->newer, op->obj, op->pid_def, &qp->pid) ||
+      !quick_load_of(op->newer, op->obj, op->tid_def, &qp->tid))
+    return false;
+  for (uint32_t k = 0; k < op->po->n; k++) {
+    const matched_counter *m = &op->mc[k];
+    if (m->old_def == NULL ||
+        !quick_load_of(op->newer, op->obj, m->def, &qp->now[k]) ||
+        !quick_load_of(op->older, op->old, m->old_def, &qp->then[k]))
+      return false;
+  }
+  return true;
+}
+
+/* What a plain value writes over its counter's template. */
+typedef struct plain_value {
+  const char *instance;
+  uint64_t pid, tid, raw;
+  double value;
+  pd_value_status status;
+} plain_value;
+
+/* fixed: r holds the template already (but for its time). */
+static inline __attribute__((always_inline)) void
+put_plain(pd_result *r, const pd_result *tmpl, const plain_value *v,
+          bool fixed) {
+  if (fixed)
+    r->time_100ns = tmpl->time_100ns;
+  else
+    *r = *tmpl;
+  r->instance = v->instance;
+  r->pid = v->pid;
+  r->tid = v->tid;
+  r->raw_value = v->raw;
+  r->value = v->value;
+  r->status = v->status;
+}
+
+/* Instances [first, end) of a plain pass whose readings all have quick
+ * loads, from r on; kind: every counter's, or PD_FAST_NONE for mixed.
+ * Inlined per kind, so the formula's branches go. */
+static inline __attribute__((always_inline)) void
+quick_instances(const object_pass *op, const quick_pass *qp,
+                const int32_t *pair, uint32_t first, uint32_t end, pd_result *r,
+                bool fixed, uint8_t kind) {
+  const pd_instance *const ins = op->obj->instances;
+  const pd_instance *const olds = op->old->instances;
+  const uint32_t old_count = op->old->instance_count, n = op->po->n;
+  const char *const *const full = op->inst_names->full;
+  const matched_counter *const mc = op->mc;
+  for (uint32_t i = first; i < end; i++) {
+    const pd_instance *in = &ins[i];
+    int32_t j = pair[i];
+    const pd_instance *old =
+        j >= 0 && (uint32_t)j < old_count ? &olds[j] : NULL;
+    const char *name = full[i];
+    uint64_t pid = quick_read(in, qp->pid), tid = quick_read(in, qp->tid);
+    for (uint32_t k = 0; k < n; k++, r++) {
+      const matched_counter *m = &mc[k];
+      uint64_t n1 = quick_read(in, qp->now[k]);
+      uint64_t n0 = old ? quick_read(old, qp->then[k]) : 0;
+      double value;
+      pd_value_status st =
+          pd_rate_value(&m->rate, kind == PD_FAST_NONE ? m->rate.kind : kind,
+                        old != NULL, n0, n1, &value);
+      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st},
+                fixed);
+    }
+  }
+}
+
+/* The same with pd_counter_raw's loads, for readings without quick ones. */
+static void plain_instances(const object_pass *op, const int32_t *pair,
+                            uint32_t first, uint32_t end, pd_result *r,
+                            bool fixed) {
+  const pd_instance *const ins = op->obj->instances;
+  const pd_instance *const olds = op->old ? op->old->instances : NULL;
+  const uint32_t old_count = op->old ? op->old->instance_count : 0;
+  const uint32_t n = op->po->n;
+  const pd_counter_def *const pid_def = op->pid_def, *const tid_def =
+                                                         op->tid_def;
+  const char *const *const full = op->inst_names->full;
+  const matched_counter *const mc = op->mc;
+  for (uint32_t i = first; i < end; i++) {
+    const pd_instance *in = &ins[i], *old = NULL;
+    if (pair != NULL && pair[i] >= 0 && (uint32_t)pair[i] < old_count)
+      old = &olds[pair[i]];
+    const char *name = full[i];
+    uint64_t pid = pid_def ? pd_counter_raw(NULL, in, pid_def) : 0;
+    uint64_t tid = tid_def ? pd_counter_raw(NULL, in, tid_def) : 0;
+    for (uint32_t k = 0; k < n; k++, r++) {
+      const matched_counter *m = &mc[k];
+      uint64_t n1 = pd_counter_raw(NULL, in, m->def), n0 = 0;
+      bool paired = old != NULL && m->old_def != NULL;
+      if (paired)
+        n0 = pd_counter_raw(NULL, old, m->old_def);
+      double value;
+      pd_value_status st =
+          pd_rate_compute(&m->rate, paired ? &n0 : NULL, n1, &value);
+      put_plain(r, &m->tmpl, &(plain_value){name, pid, tid, n1, value, st},
+                fixed);
+    }
+  }
+}
+
+/* Whether every counter of the pass is a plain value: a prepared formula,
+ * reported by this path alone, without a path or id_base to add. */
+static bool plain_counters(const object_pass *op) {
+  if (op->sel->want_paths || op->want_base)
+    return false;
+  for (uint32_t k = 0; k < op->po->n; k++)
+    if (op->mc[k].shared || op->mc[k].skip ||
+        op->mc[k].rate.kind == PD_FAST_NONE)
+      return false;
+  return true;
+}
+
+/* Whether the results from `at` on hold the pass's templates already:
+ * the last evaluation's results there (left as they were: the caller
+ * only reads them) came from this plan entry, as many of them, written
+ * plainly from the same templates but for the time. */
+static bool in_place(const object_pass *op, size_t at, size_t values) {
+  const path_object *po = op->po;
+  if (op->done_epoch == 0 || op->done_epoch + 1 != op->sel->epoch ||
+      po->done_at != at || po->done_values != values ||
+      po->done_first != po->first)
+    return false;
+  for (uint32_t k = 0; k < po->n; k++)
+    if (!op->mc[k].same_tmpl)
+      return false;
+  return true;
+}
+
+#ifndef NDEBUG
+/* Debug builds: the results of a plain pass (values of them, n counters
+ * an instance from r on) carry their counters' templates, whether written
+ * whole or left in place (in_place) and given only what varies. */
+static void check_templates(const object_pass *op, const pd_result *r,
+                            size_t values) {
+  const uint32_t n = op->po->n;
+  for (size_t v = 0; v < values; v++) {
+    const pd_result *x = &r[v], *t = &op->mc[v % n].tmpl;
+    assert(x->path_id == t->path_id && x->path == t->path &&
+           x->object == t->object && x->counter == t->counter &&
+           x->object_index == t->object_index &&
+           x->counter_index == t->counter_index &&
+           x->counter_type == t->counter_type &&
+           x->time_100ns == t->time_100ns && x->has_pid == t->has_pid &&
+           x->has_tid == t->has_tid && x->id_base == t->id_base &&
+           x->raw_base == t->raw_base);
+  }
+}
+#endif
+
+/* Instances [first, end) of a plain pass, pairs resolved, room made. */
+static void plain_pass(const object_pass *op, const int32_t *pair,
+                       uint32_t first, uint32_t end, pd_result *r, bool fixed) {
+  quick_pass qp;
+  if (pair == NULL || !quick_loads(op, &qp)) {
+    plain_instances(op, pair, first, end, r, fixed);
+    return;
+  }
+  switch (op->po->n == 1 ? op->mc[0].rate.kind : PD_FAST_NONE) {
+  case PD_FAST_RAW:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_RAW);
+    break;
+  case PD_FAST_PER_SECOND:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_PER_SECOND);
+    break;
+  case PD_FAST_TIMER:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_TIMER);
+    break;
+  case PD_FAST_TIMER_INV:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_TIMER_INV);
+    break;
+  default:
+    quick_instances(op, &qp, pair, first, end, r, fixed, PD_FAST_NONE);
+    break;
+  }
+}
+
+/* Every instance in [first, end) of a pass over all instances without a
+ * filter (op->every), appended to the results and counted as matched.
+ * noinline: inlined into evaluate_object (its one caller), its loops run
+ * short of registers, about 5 instructions a value more (callgrind). */
+static __attribute__((noinline)) pd_status
+every_instance(object_pass *op, uint32_t first, uint32_t end, pd_error *err) {
+  pd_selection *sel = op->sel;
+  const uint32_t n = op->po->n;
+  if (!reserve_results(sel, (size_t)(end - first) * n))
+    return no_memory(err);
+  if (first == end)
+    return PD_OK;
+  pd_status s = PD_OK;
+  int32_t *pair = NULL;
+  if (op->old != NULL &&
+      (s = pd_pairing_resolved(&sel->identity, &op->query, op->inst_names,
+                               &pair, err)) != PD_OK)
+    return s;
+  op->cp->matches += (size_t)(end - first) * n; /* reported or not */
+  pd_result *r = sel->results + sel->result_count;
+  if (plain_counters(op)) {
+    path_object *po = op->po;
+    size_t at = sel->result_count, values = (size_t)(end - first) * n;
+    plain_pass(op, pair, first, end, r, in_place(op, at, values));
+    PD_CHECK(check_templates(op, r, values));
+    sel->result_count += values;
+    po->done_epoch = sel->epoch;
+    po->done_at = at;
+    po->done_values = values;
+    po->done_first = po->first;
+    return PD_OK;
+  }
+  const pd_instance *const olds = op->old ? op->old->instances : NULL;
+  const uint32_t old_count = op->old ? op->old->instance_count : 0;
+  for (uint32_t i = first; s == PD_OK && i < end; i++) {
+    const pd_instance *in = &op->obj->instances[i];
+    instance_view v = {.i = i, .in = in, .full = op->inst_names->full[i]};
+    if (pair != NULL && pair[i] >= 0 && (uint32_t)pair[i] < old_count)
+      v.old = &olds[pair[i]];
+    v.pid = op->pid_def ? pd_counter_raw(NULL, in, op->pid_def) : 0;
+    v.tid = op->tid_def ? pd_counter_raw(NULL, in, op->tid_def) : 0;
+    if (op->want_base)
+      s = pd_identity_base(&sel->identity, op->newer, op->obj, op->po->obj_pos,
+                           i, &v.id_base, err);
+    if (s == PD_OK)
+      s = emit(op, &v, &r, err);
+  }
+  sel->result_count = (size_t)(r - sel->results);
+  return s;
+}
+
+/* ------------------------------------------------------ the passes */
+
 static pd_status evaluate_object(pd_selection *sel, path_object *po,
                                  pd_snapshot *older, pd_snapshot *newer,
                                  pd_error *err) {
@@ -338,7 +643,7 @@ static pd_status evaluate_object(pd_selection *sel, path_object *po,
   if (s == PD_OK)
     s = instance_range(&op, exact, &first, &end, err);
   if (s == PD_OK && op.every)
-    return pd_every_instance(&op, first, end, err);
+    return every_instance(&op, first, end, err);
   for (uint32_t i = first; s == PD_OK && i < end; i++) {
     int keep = wanted(&op, exact, i);
     if (keep <= 0) {
@@ -349,11 +654,11 @@ static pd_status evaluate_object(pd_selection *sel, path_object *po,
     instance_view v;
     if ((s = view_of(&op, i, &v, err)) != PD_OK)
       break;
-    if (!pd_reserve_results(sel, po->n))
+    if (!reserve_results(sel, po->n))
       return no_memory(err);
     op.cp->matches += po->n; /* whether reported here or earlier */
     pd_result *r = sel->results + sel->result_count;
-    s = pd_emit(&op, &v, &r, err);
+    s = emit(&op, &v, &r, err);
     sel->result_count = (size_t)(r - sel->results);
   }
   return s;
@@ -367,29 +672,21 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
   sel->epoch++;
   sel->result_count = 0;
   pd_text_reset(&sel->text);
-  pd_seen_begin(&sel->seen);
+  sel->reported.count = 0;
+  wp_table_clear(&sel->reported.index);
   if (!pd_selection_resolve(sel))
     return no_memory(err);
   if (newer->instance_count > UINT32_MAX ||
       !pd_identity_begin(&sel->identity, pd_snapshot_object_count(newer),
                          (uint32_t)newer->instance_count))
     return no_memory(err);
-  pd_status s = plan(sel, older, newer, err);
+  pd_status s = pd_selection_plan(sel, older, newer, err);
   for (size_t q = 0; s == PD_OK && q < sel->plan_count; q++)
     s = evaluate_object(sel, &sel->plan[q], older, newer, err);
   if (s != PD_OK)
     return s;
+  PD_CHECK(pd_check_pairings(sel, older, newer));
   *results = sel->results;
   *count = sel->result_count;
   return PD_OK;
-}
-
-char *pd_result_path(const pd_result *r, char *out, size_t len) {
-  if (out == NULL || len == 0)
-    return out;
-  const char *inst = r->instance;
-  snprintf(out, len, "\\%s%s%s%s\\%s", r->object ? r->object : "",
-           inst ? "(" : "", inst ? inst : "", inst ? ")" : "",
-           r->counter ? r->counter : "");
-  return out;
 }

@@ -2,18 +2,17 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * "parent/name#n", built from the own names (instance_names.c) on first
- * use after a decode, with a case-insensitive hash index so instances pair
- * across samples in O(1). A rebuild keeps, position by position, what an
- * instance had when its own and parent names are the same as last time,
+ * use after a decode, with a case-insensitive index (wp_table.h) so
+ * instances pair across samples in O(1). A rebuild keeps, position by position,
+ * what an instance had when its own and parent names are the same as last time,
  * looks the others' up in the memos (name_memo.h) and puts only them back
  * into the index.
  */
+#include "cache_check.h"
 #include "snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define CHAIN_END UINT32_MAX
 
 /* Case-insensitively equal; the same bytes, the usual case, first. */
 static inline bool same_name(const char *a, const char *b) {
@@ -26,12 +25,12 @@ static inline bool same_name(const char *a, const char *b) {
 typedef struct parent_cache {
   uint32_t index; /* ParentObjectTitleIndex looked up last */
   const pd_object *object;
-  pd_object_names *names;
+  pd_instance_names *names;
 } parent_cache;
 
 /* Note parent object `index` (its names' epoch, 0 when absent) as one
  * the full names of n depend on. */
-static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
+static void note_parent(pd_instance_names *n, uint32_t index, uint32_t epoch) {
   for (int i = 0; i < n->parents; i++)
     if (n->parent_index[i] == index)
       return;
@@ -45,8 +44,9 @@ static void note_parent(pd_object_names *n, uint32_t index, uint32_t epoch) {
 
 /* The base name of instance i ("parent/name", or its own name without a
  * parent: pn NULL) from the memo, joined and added when new. */
-static const pd_memo_entry *base_entry(pd_object_names *n, uint32_t i,
-                                       const pd_object_names *pn, uint32_t pi) {
+static const pd_memo_entry *base_entry(pd_instance_names *n, uint32_t i,
+                                       const pd_instance_names *pn,
+                                       uint32_t pi) {
   uint64_t key[3] = {pn ? (uint64_t)(uintptr_t)pn->name[pi] : 0,
                      (uint64_t)(uintptr_t)n->name[i],
                      pn ? pn->own_memo.epoch : 0};
@@ -66,8 +66,7 @@ static const pd_memo_entry *base_entry(pd_object_names *n, uint32_t i,
     s[a] = '/';
     memcpy(s + a + 1, text, len + 1);
     has_hash |= pn->own_has_hash[pi];
-    /* Continue the parent's own hash: the own names' hashes are kept. */
-    h = pd_hash_from((pn->own_hash[pi] ^ '/') * 16777619u, text, &has_hash);
+    h = pd_hash_folded(s);
     text = s;
     len += a + 1;
   }
@@ -84,7 +83,7 @@ static const pd_memo_entry *base_entry(pd_object_names *n, uint32_t i,
 
 /* "base#dup" (PDH's name for the dup-th duplicate, format.md 1.4) from the
  * memo, made and added when new; b is base's entry. */
-static const pd_memo_entry *dup_entry(pd_object_names *n, uint32_t b,
+static const pd_memo_entry *dup_entry(pd_instance_names *n, uint32_t b,
                                       uint32_t dup) {
   uint64_t key[3] = {b, dup, 0};
   pd_memo_entry *e = pd_memo_find(&n->dup_memo, key, NULL, 0);
@@ -108,8 +107,7 @@ static const pd_memo_entry *dup_entry(pd_object_names *n, uint32_t b,
     return NULL;
   e->text = s;
   e->len = (uint32_t)(len + 1 + nd);
-  /* s is base "#" digits: continue base's hash */
-  e->fold_hash = pd_hash_from(base->fold_hash, s + len, &e->has_hash);
+  e->fold_hash = pd_hash_folded(s);
   e->has_hash = true;
   return e;
 }
@@ -117,15 +115,15 @@ static const pd_memo_entry *dup_entry(pd_object_names *n, uint32_t b,
 /* The parent's own names for instance in (*pn NULL: no parent, or a
  * reference to a missing one, which leaves the plain name); false when
  * out of memory. */
-static bool parent_of(pd_snapshot *snap, pd_object_names *n,
+static bool parent_of(pd_snapshot *snap, pd_instance_names *n,
                       const pd_instance *in, parent_cache *pc,
-                      const pd_object_names **pn) {
+                      const pd_instance_names **pn) {
   *pn = NULL;
   if (in->parent_object == 0)
     return true;
   if (in->parent_object != pc->index) { /* usually one parent object */
     pc->index = in->parent_object;
-    pc->object = pd_snapshot_find_object(snap, in->parent_object);
+    pc->object = pd_object_by_index(snap, in->parent_object);
     pc->names = pc->object ? pd_own_names(snap, pc->object) : NULL;
     if (pc->object != NULL && pc->names == NULL)
       return false;
@@ -136,66 +134,56 @@ static bool parent_of(pd_snapshot *snap, pd_object_names *n,
   return true;
 }
 
-/* Whether full[] and the chains were built from the same own names and
+/* Whether full[] and the index were built from the same own names and
  * parents' names as this decode has: they are still right then. */
-static bool full_still_right(pd_snapshot *snap, pd_object_names *n) {
+static bool full_still_right(pd_snapshot *snap, pd_instance_names *n) {
   if (!n->full_built || n->full_epoch != n->epoch || n->parents < 0)
     return false;
   for (int i = 0; i < n->parents; i++) {
-    const pd_object *p = pd_snapshot_find_object(snap, n->parent_index[i]);
-    pd_object_names *pn = p ? pd_own_names(snap, p) : NULL;
+    const pd_object *p = pd_object_by_index(snap, n->parent_index[i]);
+    pd_instance_names *pn = p ? pd_own_names(snap, p) : NULL;
     if ((p != NULL && pn == NULL) || (pn ? pn->epoch : 0) != n->parent_epoch[i])
       return false;
   }
   return true;
 }
 
-/* Pass 2: the hash index of the full names for pd_find_instance, each
- * chain in blob order (the first match first). Incrementally: the
- * instances pass 1 changed (and took out of their chains) go back in. */
-static void index_full_names(pd_object_names *n, uint32_t count,
+/* Pass 2: the index of the full names for pd_find_instance, every
+ * instance put in blob order (so the first of equal names is found
+ * first). Incrementally: the instances pass 1 changed come out under
+ * their old name and go back in under the new one; that keeps the order
+ * only because the names are distinct then (the caller's condition).
+ * False when out of memory. */
+static bool index_full_names(pd_instance_names *n, uint32_t count,
                              bool incremental) {
-  const uint32_t mask = n->bucket_cap - 1;
-  uint32_t *const bucket = n->bucket, *const next = n->next;
   if (incremental) {
     for (uint32_t k = 0; k < n->changed_count; k++) {
-      uint32_t i = n->changed[k], *link = &bucket[n->hash[i] & mask];
-      while (*link != CHAIN_END && *link < i)
-        link = &next[*link];
-      next[i] = *link;
-      *link = i;
+      uint32_t i = (uint32_t)n->changed[k];
+      wp_table_remove(&n->index, (uint32_t)(n->changed[k] >> 32), i + 1);
+    }
+    for (uint32_t k = 0; k < n->changed_count; k++) {
+      uint32_t i = (uint32_t)n->changed[k];
+      wp_table_put(&n->index, n->hash[i], i + 1);
     }
   } else {
-    memset(bucket, 0xFF, n->bucket_cap * sizeof(uint32_t));
-    for (uint32_t i = count; i-- > 0;) {
-      uint32_t h = n->hash[i];
-      next[i] = bucket[h & mask];
-      bucket[h & mask] = i;
-    }
+    wp_table_clear(&n->index);
+    if (wp_table_reserve(&n->index, count) != WP_GROW_OK)
+      return false;
+    for (uint32_t i = 0; i < count; i++)
+      wp_table_put(&n->index, n->hash[i], i + 1);
   }
   n->index_count = count;
-  n->index_cap = n->bucket_cap;
+  return true;
 }
 
-/* Take instance i out of its chain of the index (hash: its full name's). */
-static void unlink_full_name(pd_object_names *n, uint32_t i, uint32_t hash) {
-  uint32_t *link = &n->bucket[hash & (n->bucket_cap - 1)];
-  while (*link != CHAIN_END && *link != i)
-    link = &n->next[*link];
-  if (*link == i)
-    *link = n->next[i];
-}
-
-/* Row j of the last build, as instance i of this one reads it: rows from
- * i on are the last build's still; of those before, the saved ones. Any
- * other row before i is this build's, and still a right one to take a
- * base from (same own and parent pointers: same base; with the same n
- * too: same full name), only not the one it is looking for. */
-static inline pd_saved_row row_at(const pd_object_names *n, uint32_t i,
-                                  uint32_t j) {
-  if (j < i && n->saved != NULL && n->saved[j % PD_SAVED_ROWS].pos == j)
-    return n->saved[j % PD_SAVED_ROWS];
-  return (pd_saved_row){
+/* Row j as a build reads it: from the instance it builds on, the last
+ * build's still; before it, this build's, which is as right a one to take
+ * a base from (same own and parent pointers: same base; with the same n
+ * too: same full name), only not the one it is looking for. (A ring of
+ * the last build's overwritten rows gained nothing on any bench case and
+ * was removed.) */
+static inline pd_name_row row_at(const pd_instance_names *n, uint32_t j) {
+  return (pd_name_row){
       j,          n->base_entry[j], n->group_of[j],    n->dup_no[j],
       n->hash[j], n->prev_own[j],   n->prev_parent[j], n->base[j],
       n->full[j]};
@@ -207,45 +195,30 @@ typedef struct last_build {
   int64_t shift;  /* instance i was at i + shift */
 } last_build;
 
-/* Whether row j of the last build (for instance i) has own and parent. */
-static inline bool row_named(const pd_object_names *n, const last_build *lb,
-                             uint32_t i, int64_t j, const char *own,
-                             const char *parent) {
+/* Whether row j (of the last build, or before i this one's) has own and
+ * parent. */
+static inline bool row_named(const pd_instance_names *n, const last_build *lb,
+                             int64_t j, const char *own, const char *parent) {
   if (j < 0 || j >= lb->count)
     return false;
-  pd_saved_row r = row_at(n, i, (uint32_t)j);
+  pd_name_row r = row_at(n, (uint32_t)j);
   return r.own == own && r.parent == parent;
 }
 
 /* The row of the last build named as instance i (own and parent names):
  * the one at i + shift, else where its base entry e was first (shift
  * follows it). -1 when none. */
-static int64_t row_of(const pd_object_names *n, last_build *lb, uint32_t i,
+static int64_t row_of(const pd_instance_names *n, last_build *lb, uint32_t i,
                       const char *own, const char *parent,
                       const pd_memo_entry *e) {
   int64_t j = (int64_t)i + lb->shift;
-  if (row_named(n, lb, i, j, own, parent))
+  if (row_named(n, lb, j, own, parent))
     return j;
   if (e == NULL || e->pos_build + 1 != n->base_memo.build ||
-      !row_named(n, lb, i, e->pos, own, parent))
+      !row_named(n, lb, e->pos, own, parent))
     return -1;
   lb->shift = (int64_t)e->pos - i;
   return e->pos;
-}
-
-/* Save the last build's row i (before it is written), when it is one. */
-static bool save_row(pd_object_names *n, const last_build *lb, uint32_t i) {
-  if (i >= lb->count)
-    return true;
-  if (n->saved == NULL) {
-    n->saved = malloc(PD_SAVED_ROWS * sizeof *n->saved);
-    if (n->saved == NULL)
-      return false;
-    for (uint32_t k = 0; k < PD_SAVED_ROWS; k++)
-      n->saved[k].pos = UINT32_MAX;
-  }
-  n->saved[i % PD_SAVED_ROWS] = row_at(n, i, i);
-  return true;
 }
 
 /* Pass 1 of a full-names build: base names, and PDH's "#n" for
@@ -255,14 +228,11 @@ static bool save_row(pd_object_names *n, const last_build *lb, uint32_t i) {
  * far from it as the instance before it was) keeps that one's base entry,
  * and its full name when its n is the same too; the others look theirs
  * up. *has_hash: some base name has a '#'. False when out of memory. */
-static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
+static bool base_and_full(pd_snapshot *snap, pd_instance_names *n,
                           const pd_object *obj, bool indexed, bool *has_hash) {
   const uint32_t count = obj->instance_count, epochs = snap->memo_epochs;
   last_build lb = {n->reuse_epochs == epochs ? n->prev_count : 0, 0};
   n->prev_count = 0;
-  if (n->saved != NULL) /* rows saved by the last build are not this one's */
-    for (uint32_t k = 0; k < PD_SAVED_ROWS; k++)
-      n->saved[k].pos = UINT32_MAX;
   const pd_instance *const ins = obj->instances;
   pd_name_memo *const memo = &n->base_memo;
   parent_cache pc = {0, NULL, NULL};
@@ -270,7 +240,7 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
   n->changed_count = 0;
   for (uint32_t i = 0; i < count; i++) {
     const pd_instance *in = &ins[i];
-    const pd_object_names *pn = NULL;
+    const pd_instance_names *pn = NULL;
     if (in->parent_object != 0) {
       if (!parent_of(snap, n, in, &pc, &pn))
         return false;
@@ -283,7 +253,7 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
     const char *own = n->name[i],
                *parent = pn ? pn->name[in->parent_instance] : NULL;
     uint32_t dup;
-    pd_saved_row r;
+    pd_name_row r;
     if (lb.shift == 0 && i < lb.count && n->prev_own[i] == own &&
         n->prev_parent[i] == parent) { /* named as at the last build */
       uint32_t g = n->group_of[i];
@@ -291,7 +261,7 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
       dup = pd_memo_group_next(memo, g & INT32_MAX);
       if (dup == n->dup_no[i])
         continue; /* row i as the last build made it */
-      r = row_at(n, i, i);
+      r = row_at(n, i);
     } else {
       const pd_memo_entry *e = NULL;
       int64_t j = row_of(n, &lb, i, own, parent, NULL);
@@ -301,11 +271,11 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
         j = row_of(n, &lb, i, own, parent, e);
       }
       if (j >= 0)
-        r = row_at(n, i, (uint32_t)j);
+        r = row_at(n, (uint32_t)j);
       else
-        r = (pd_saved_row){.base_entry = (uint32_t)(e - memo->entries),
-                           .group = e->group | (uint32_t)e->has_hash << 31,
-                           .dup = UINT32_MAX};
+        r = (pd_name_row){.base_entry = (uint32_t)(e - memo->entries),
+                          .group = e->group | (uint32_t)e->has_hash << 31,
+                          .dup = UINT32_MAX};
       pd_memo_entry *be = &memo->entries[r.base_entry];
       if (be->pos_build != memo->build) { /* where the next build looks */
         be->pos_build = memo->build;
@@ -317,10 +287,8 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
         continue;
     }
     const pd_memo_entry *be = &memo->entries[r.base_entry];
-    uint32_t old_hash = n->hash[i]; /* its chain in the index */
-    if (!save_row(n, &lb, i))
-      return false;
-    if (dup != r.dup) { /* the full name of base entry and n */
+    uint32_t old_hash = n->hash[i]; /* where the index has it */
+    if (dup != r.dup) {             /* the full name of base entry and n */
       const pd_memo_entry *f = be;
       if (dup > 0 && (f = dup_entry(n, r.base_entry, dup)) == NULL)
         return false;
@@ -336,13 +304,12 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
     n->base[i] = be->text;
     n->full[i] = r.full;
     n->hash[i] = r.hash;
-    if (indexed) { /* out of its chain until pass 2 puts it back */
+    if (indexed) { /* for pass 2: out of the index and in again */
       if (n->changed_count >= count / 8) {
         indexed = false; /* too many: pass 2 builds the index afresh */
         n->changed_count = UINT32_MAX;
       } else {
-        unlink_full_name(n, i, old_hash);
-        n->changed[n->changed_count++] = i;
+        n->changed[n->changed_count++] = (uint64_t)old_hash << 32 | i;
       }
     }
   }
@@ -353,7 +320,7 @@ static bool base_and_full(pd_snapshot *snap, pd_object_names *n,
 
 /* Start a full-names build: a memo whose keys point into a memo that
  * was cleared since is cleared too. */
-static void begin_memos(pd_snapshot *snap, pd_object_names *n) {
+static void begin_memos(pd_snapshot *snap, pd_instance_names *n) {
   if (n->base_own_epoch != n->own_memo.epoch)
     pd_memo_clear(&n->base_memo, &snap->memo_epochs);
   pd_memo_begin(&n->base_memo, &snap->memo_epochs);
@@ -364,27 +331,30 @@ static void begin_memos(pd_snapshot *snap, pd_object_names *n) {
   n->dup_base_epoch = n->base_memo.epoch;
 }
 
-static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
-  pd_object_names *n = pd_names_cached(snap, obj, true);
+static pd_instance_names *full_names(pd_snapshot *snap, const pd_object *obj) {
+  pd_instance_names *n = pd_instance_names_cached(snap, obj, true);
   if (n != NULL)
     return n;
   if ((n = pd_own_names(snap, obj)) == NULL)
     return NULL;
   if (full_still_right(snap, n)) {
     n->full_generation = snap->generation;
+    PD_CHECK(pd_check_instance_names(snap, obj, n));
     return n;
   }
   n->full_built = false;
   n->parents = 0;
   begin_memos(snap, n);
   uint32_t count = obj->instance_count;
-  /* The index of the last build, kept when pass 1 changes few names. */
-  bool keep_index = n->index_count == count && n->index_cap == n->bucket_cap;
+  /* The index of the last build, kept when pass 1 changes few names and
+   * they are all distinct (then the order of equal names cannot matter). */
+  bool keep_index = n->index_count == count && n->distinct;
   n->index_count = 0;
   bool has_hash;
-  if (!base_and_full(snap, n, obj, keep_index, &has_hash))
+  if (!base_and_full(snap, n, obj, keep_index, &has_hash) ||
+      !index_full_names(
+          n, count, keep_index && !has_hash && n->changed_count <= count / 8))
     return NULL;
-  index_full_names(n, count, keep_index && n->changed_count <= count / 8);
   /* Without a '#' in any base name, "base#n" splits one way only, and the
    * numbering makes every (base, n) unique. */
   n->distinct = !has_hash;
@@ -394,18 +364,19 @@ static pd_object_names *full_names(pd_snapshot *snap, const pd_object *obj) {
   n->full_epoch = n->epoch;
   n->full_built = true;
   n->full_generation = snap->generation;
+  PD_CHECK(pd_check_instance_names(snap, obj, n));
   return n;
 }
 
-const pd_object_names *pd_object_full_names(pd_snapshot *snap,
-                                            const pd_object *obj) {
+const pd_instance_names *pd_full_names(pd_snapshot *snap,
+                                       const pd_object *obj) {
   return full_names(snap, obj);
 }
 
 int pd_instance_names_distinct(pd_snapshot *snap, const pd_object *obj) {
   if (obj->instance_count == 0)
     return 1;
-  pd_object_names *n = full_names(snap, obj);
+  pd_instance_names *n = full_names(snap, obj);
   return n == NULL ? -1 : n->distinct;
 }
 
@@ -413,7 +384,7 @@ const char *pd_instance_full_name(pd_snapshot *snap, const pd_object *obj,
                                   uint32_t inst) {
   if (inst >= obj->instance_count)
     return NULL;
-  pd_object_names *n = full_names(snap, obj);
+  pd_instance_names *n = full_names(snap, obj);
   return n ? n->full[inst] : NULL;
 }
 
@@ -421,7 +392,7 @@ const char *pd_instance_base_name(pd_snapshot *snap, const pd_object *obj,
                                   uint32_t inst) {
   if (inst >= obj->instance_count)
     return NULL;
-  pd_object_names *n = full_names(snap, obj);
+  pd_instance_names *n = full_names(snap, obj);
   return n ? n->base[inst] : NULL;
 }
 
@@ -431,25 +402,24 @@ int64_t pd_find_instance(pd_snapshot *snap, const pd_object *obj,
                                  pd_hash_folded(full_name));
 }
 
-int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
-                                const char *full_name, uint32_t h) {
-  pd_object_names *n = full_names(snap, obj);
-  if (n == NULL || obj->instance_count == 0)
-    return -1;
-  /* Chains were built from the last instance backwards, so the first match
-   * in blob order comes first. */
-  for (uint32_t j = n->bucket[h & (n->bucket_cap - 1)]; j != CHAIN_END;
-       j = n->next[j])
-    if (n->hash[j] == h && same_name(n->full[j], full_name))
-      return j;
-  return -1;
+/* A full name against the one looked up (case-insensitive). */
+typedef struct full_key {
+  const pd_instance_names *n;
+  const char *name;
+} full_key;
+
+static bool same_full_name(const void *ctx, uint32_t value) {
+  const full_key *k = ctx;
+  return same_name(k->n->full[value - 1], k->name);
 }
 
-/* pd_find_instance answers -1 both for "no such instance" and when the
- * object's full names could not be built (out of memory); building them
- * first leaves -1 meaning only the former, so an allocation failure is an
- * error and not an instance silently missing or unpaired. */
-bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj) {
-  return obj->instance_count == 0 ||
-         pd_instance_full_name(snap, obj, 0) != NULL;
+int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
+                                const char *full_name, uint32_t h) {
+  pd_instance_names *n = full_names(snap, obj);
+  if (n == NULL || obj->instance_count == 0)
+    return -1;
+  /* Put in blob order: the first match in blob order comes first. */
+  full_key k = {n, full_name};
+  uint32_t v = wp_table_find(&n->index, h, same_full_name, &k);
+  return v == 0 ? -1 : (int64_t)v - 1;
 }

@@ -33,11 +33,25 @@ typedef struct pd_id_indices {
   size_t count;
 } pd_id_indices;
 
-/* One sample's keys of one object: open addressing on (pid, tid). */
+/* An instance's ids, where its object has those counters. */
+typedef struct pd_ids {
+  bool has_pid, has_tid;
+  uint64_t pid, tid;
+} pd_ids;
+
+/* One sample's instances of one object by (pid, tid): per instance its
+ * ids, their hash and whether it pairs by them, and the index of those
+ * that do (instance + 1, wp_table.h). */
+enum { PD_ID_UNUSABLE, PD_ID_UNIQUE, PD_ID_DUPLICATE };
+typedef struct pd_id_entry {
+  uint64_t pid, tid;
+  uint32_t hash;
+  uint8_t state; /* PD_ID_*: _Total or an id 0, once, twice or more */
+} pd_id_entry;
 typedef struct pd_id_table {
-  uint64_t *pid, *tid;
-  int32_t *pos; /* instance position; PD_ID_SLOT_EMPTY or _DUPLICATE */
-  uint32_t cap; /* power of two */
+  pd_id_entry *entry; /* per instance */
+  size_t cap;
+  wp_table index;
 } pd_id_table;
 
 /* One object's pairing by id, kept for the next evaluation: when the
@@ -84,6 +98,17 @@ typedef struct pd_identity {
   uint32_t instances;               /* the newer sample's instance count */
 } pd_identity;
 
+/* What pairing one object looks at: its older sample (old NULL: none),
+ * its newer one (obj, at position obj_pos of newer) and the way. */
+typedef struct pd_pair_query {
+  pd_snapshot *older;
+  const pd_object *old;
+  pd_snapshot *newer;
+  const pd_object *obj;
+  uint32_t obj_pos;
+  pd_pair_by pair_by;
+} pd_pair_query;
+
 void pd_identity_free(pd_identity *id);
 /* Which counter indices carry the ids (after the names table changed). */
 void pd_identity_resolve(pd_identity *id, const pd_names *names);
@@ -96,38 +121,27 @@ bool pd_identity_begin(pd_identity *id, uint32_t objects, uint32_t instances);
 void pd_identity_positions(pd_identity *id, const pd_object *obj,
                            uint32_t obj_pos, int32_t pos[PD_ID_KINDS]);
 
-/* The instance's pid and tid, when its object has those counters (pos from
- * pd_identity_positions). */
-void pd_identity_of(const int32_t pos[PD_ID_KINDS], const pd_snapshot *snap,
-                    const pd_object *obj, const pd_instance *inst,
-                    bool *has_pid, uint64_t *pid, bool *has_tid, uint64_t *tid);
+/* The pairing of q's object, the whole object once per evaluation and
+ * way (every path shares it): *pair gets its array, pair[i] for instance
+ * i an older position, PD_PAIR_NONE (a first sample) or PD_PAIR_BY_NAME
+ * (resolve it with pd_pair_by_full_name). By id where the object has an
+ * ID Process counter and q pairs by id, else by full name. */
+pd_status pd_pairing(pd_identity *id, const pd_pair_query *q, int32_t **pair,
+                     pd_error *err);
 
-/* The pairing of obj's instances (obj at position obj_pos in newer) with
- * old's in older under pair_by: *pair gets the object's array, pair[i] for
- * instance i an older position, PD_PAIR_NONE (a first sample) or
- * PD_PAIR_BY_NAME (resolve with pd_identity_by_name). The whole object is
- * paired on first use in an evaluation, so every path shares one pairing. */
-pd_status pd_identity_pairs(pd_identity *id, pd_pair_by pair_by,
-                            pd_snapshot *older, const pd_object *old,
-                            pd_snapshot *newer, const pd_object *obj,
-                            uint32_t obj_pos, int32_t **pair, pd_error *err);
+/* pd_pairing with every PD_PAIR_BY_NAME resolved (names: the newer
+ * object's, pd_full_names), once per evaluation: the pairing then only
+ * read, for a pass over every instance. */
+pd_status pd_pairing_resolved(pd_identity *id, const pd_pair_query *q,
+                              const pd_instance_names *names, int32_t **pair,
+                              pd_error *err);
 
-/* A PD_PAIR_BY_NAME entry resolved in place: the position of old's
- * first instance (blob order) with the full name of newer's instance i
- * (names: newer's object's, pd_object_full_names), or PD_PAIR_NONE. */
-pd_status pd_identity_by_name(pd_snapshot *older, const pd_object *old,
-                              const pd_object_names *names, uint32_t i,
-                              int32_t *pair, pd_error *err);
-
-/* pd_identity_pairs, then every PD_PAIR_BY_NAME of the object resolved
- * (pd_identity_by_name; names: newer's object's), once per evaluation: the
- * pairing then only read, for a pass over every instance. */
-pd_status pd_identity_pairs_resolved(pd_identity *id, pd_pair_by pair_by,
-                                     pd_snapshot *older, const pd_object *old,
-                                     pd_snapshot *newer, const pd_object *obj,
-                                     uint32_t obj_pos,
-                                     const pd_object_names *names,
-                                     int32_t **pair, pd_error *err);
+/* A PD_PAIR_BY_NAME entry of instance i resolved in place: the position
+ * of q's older object's first instance (blob order) with the full name of
+ * the newer's instance i (names: the newer object's), or PD_PAIR_NONE. */
+pd_status pd_pair_by_full_name(const pd_pair_query *q,
+                               const pd_instance_names *names, uint32_t i,
+                               int32_t *pair, pd_error *err);
 
 /* The name instance i of obj (position obj_pos in newer) goes by when it
  * is known by its id (InstanceNames "pid"), into *base: its own name, or
@@ -138,24 +152,6 @@ pd_status pd_identity_pairs_resolved(pd_identity *id, pd_pair_by pair_by,
 pd_status pd_identity_base(pd_identity *id, pd_snapshot *newer,
                            const pd_object *obj, uint32_t obj_pos, uint32_t i,
                            const char **base, pd_error *err);
-
-/* Pair every instance of `obj` (position obj_pos in newer) with `old` in
- * older: pair[i] for i < obj->instance_count gets an older position,
- * PD_PAIR_NONE or PD_PAIR_BY_NAME. Returns PD_OK without touching pair
- * when the object has no ID Process counter or pair_by is by name. */
-pd_status pd_identity_pair(pd_identity *id, pd_pair_by pair_by,
-                           pd_snapshot *older, const pd_object *old,
-                           pd_snapshot *newer, const pd_object *obj,
-                           uint32_t obj_pos, int32_t *pair, bool *paired,
-                           pd_error *err);
-
-/* Pair every instance of obj by full name, the whole object once:
- * pair[i] = i when older names its instances as newer does, position by
- * position, and newer's full names are distinct (nothing built or looked
- * up); else PD_PAIR_BY_NAME, to look up when needed. */
-pd_status pd_identity_pair_by_name(pd_snapshot *older, const pd_object *old,
-                                   pd_snapshot *newer, const pd_object *obj,
-                                   int32_t *pair, pd_error *err);
 
 /* The older object's definition of the same counter as def (position pos
  * in the newer object): the same position when the layout is unchanged,

@@ -19,6 +19,7 @@
 #define PD_NAME_MEMO_H
 
 #include "text_arena.h"
+#include "wp_table.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,7 +28,6 @@
 /* One remembered name: its key, its text and what builds read of it. */
 typedef struct pd_memo_entry {
   uint64_t key[3];
-  uint32_t slot_hash; /* of key: where its slot is */
   const uint8_t *raw; /* the key's bytes, compared (NULL: none) */
   const char *text;   /* UTF-8, NUL-terminated */
   uint32_t len;       /* strlen(text) */
@@ -38,21 +38,26 @@ typedef struct pd_memo_entry {
   bool has_hash;           /* text has a '#' */
 } pd_memo_entry;
 
+/* A case-insensitive group: a representative text and per build a count
+ * of its members. */
+typedef struct pd_memo_grp {
+  const char *text;
+  uint32_t hash;  /* pd_hash_folded(text) */
+  uint32_t stamp; /* the build `count` counts for */
+  uint32_t count;
+} pd_memo_grp;
+
 typedef struct pd_name_memo {
   pd_memo_entry *entries;
   size_t count, cap;
-  uint32_t *slots; /* open addressing: entry index + 1, 0 empty */
-  uint32_t slot_cap;
+  wp_table by_key;    /* entry index + 1, by the hash of key */
   pd_text_arena text; /* entry texts and raw keys */
   uint32_t build;     /* the current build's stamp, never 0 */
   uint32_t live;      /* lookups of the last build (pd_memo_end) */
   uint32_t epoch;     /* changes when cleared (0: never filled) */
-  /* Groups: a representative text and per build a count of members. */
-  const char **group_text;
-  uint32_t *group_hash, *group_stamp, *group_count;
+  pd_memo_grp *group;
   size_t groups, group_cap;
-  uint32_t *group_slots; /* group index + 1, 0 empty */
-  uint32_t group_slot_cap;
+  wp_table group_by_text; /* group index + 1, by pd_hash_folded */
 } pd_name_memo;
 
 void pd_memo_free(pd_name_memo *m);
@@ -81,12 +86,13 @@ uint32_t pd_memo_group(pd_name_memo *m, const char *text, uint32_t fold_hash);
 /* The number of earlier members of group g in this build (0 for the
  * first: it keeps the plain name), counting this one. */
 static inline uint32_t pd_memo_group_next(pd_name_memo *m, uint32_t g) {
-  if (m->group_stamp[g] != m->build) {
-    m->group_stamp[g] = m->build;
-    m->group_count[g] = 0;
+  pd_memo_grp *gr = &m->group[g];
+  if (gr->stamp != m->build) {
+    gr->stamp = m->build;
+    gr->count = 0;
     return 0;
   }
-  return ++m->group_count[g];
+  return ++gr->count;
 }
 
 #endif

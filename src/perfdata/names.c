@@ -4,8 +4,9 @@
  * A table is a REG_MULTI_SZ of UTF-16LE strings in pairs: decimal index, then
  * name. Indices reach 2^32, so nothing is sized by an index value: the pairs
  * are kept sorted by index (binary search for pd_names_get) and the distinct
- * case-folded names sit in an open-addressing hash table, each with the
- * ascending run of indices it has (pd_names_lookup).
+ * case-folded names are groups in a hash table (wp_table.h) by
+ * pd_hash_folded, each with the ascending run of indices it has
+ * (pd_names_lookup).
  *
  * Tolerated (Samba serves the tables as REG_BINARY, format.md 6): an odd
  * trailing byte, a missing final empty string or NUL, and an index with no name
@@ -21,7 +22,7 @@ typedef struct names_entry {
   uint32_t index;
   uint32_t seq;    /* position in the table: ties keep table order */
   uint32_t group;  /* distinct folded name this entry belongs to */
-  uint32_t hash;   /* hash_folded of the name */
+  uint32_t hash;   /* pd_hash_folded of the name */
   size_t name_off; /* into text */
 } names_entry;
 
@@ -38,44 +39,9 @@ struct pd_names {
   names_entry *entries; /* sorted by (index, seq) */
   size_t group_count;
   names_group *groups;
-  uint32_t *indices; /* per group, ascending, unique */
-  uint32_t *slots;   /* hash table: group number + 1; 0 = empty */
-  size_t mask;
+  uint32_t *indices;       /* per group, ascending, unique */
+  wp_table groups_by_name; /* group number + 1, by pd_hash_folded */
 };
-
-/* A hash of the folded code points (consistent with pd_name_casecmp): a
- * rotate-xor per character (a short dependency chain: every name is hashed
- * at parse time) and a final avalanche (murmur3 fmix64). */
-static inline uint64_t hash_step(uint64_t h, uint32_t c) {
-  return (h << 7 | h >> 57) ^ c;
-}
-
-static inline uint32_t hash_finish(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return (uint32_t)h;
-}
-
-static inline uint32_t fold_ascii(uint32_t c) {
-  return c - 'A' < 26u ? c + 0x20 : c;
-}
-
-static uint32_t hash_folded(const char *s) {
-  uint64_t h = 0;
-  for (;;) {
-    uint32_t c = (unsigned char)*s;
-    if (c - 1u < 0x7Fu) { /* ASCII fast path, same folding */
-      s++;
-      c = fold_ascii(c);
-    } else if ((c = pd_utf8_next_folded(&s)) == 0) {
-      return hash_finish(h);
-    }
-    h = hash_step(h, c);
-  }
-}
 
 /* Length in units of the string at unit `u` of a table of `units` units (no
  * NUL needed at the very end). */
@@ -132,52 +98,46 @@ void pd_names_free(pd_names *names) {
   free(names->entries);
   free(names->groups);
   free(names->indices);
-  free(names->slots);
+  wp_table_free(&names->groups_by_name);
   free(names);
 }
 
-/* Find the group of a folded name, or the empty slot where it belongs. */
-static uint32_t *find_slot(const pd_names *nm, const char *name,
-                           uint32_t hash) {
-  size_t i = hash & nm->mask;
-  for (;;) {
-    uint32_t *slot = &nm->slots[i];
-    if (*slot == 0)
-      return slot;
-    const names_group *g = &nm->groups[*slot - 1];
-    if (g->hash == hash && pd_name_casecmp(nm->text + g->name_off, name) == 0)
-      return slot;
-    i = (i + 1) & nm->mask;
-  }
+/* A group's name against the one looked up (case-insensitive). */
+typedef struct group_key {
+  const pd_names *nm;
+  const char *name;
+} group_key;
+
+static bool same_group(const void *ctx, uint32_t value) {
+  const group_key *k = ctx;
+  const names_group *g = &k->nm->groups[value - 1];
+  return pd_name_casecmp(k->nm->text + g->name_off, k->name) == 0;
 }
 
 /* Group the entries by folded name and lay out each group's indices. */
 static pd_status build_lookup(pd_names *nm, pd_error *err) {
-  size_t cap = 16;
-  while (cap < nm->count * 2)
-    cap *= 2;
-  nm->mask = cap - 1;
-  nm->slots = calloc(cap, sizeof *nm->slots);
   nm->groups = malloc((nm->count ? nm->count : 1) * sizeof *nm->groups);
   nm->indices = malloc((nm->count ? nm->count : 1) * sizeof *nm->indices);
-  if (!nm->slots || !nm->groups || !nm->indices)
+  if (!nm->groups || !nm->indices ||
+      wp_table_reserve(&nm->groups_by_name, nm->count) != WP_GROW_OK)
     return pd_error_set(err, PD_E_NOMEM, 0, "name table: out of memory");
 
   /* Pass 1: assign groups, count members. */
   for (size_t i = 0; i < nm->count; i++) {
     names_entry *e = &nm->entries[i];
-    const char *name = nm->text + e->name_off;
-    uint32_t h = e->hash;
-    uint32_t *slot = find_slot(nm, name, h);
-    if (*slot == 0) {
-      names_group *g = &nm->groups[nm->group_count];
-      g->name_off = e->name_off;
-      g->hash = h;
-      g->start = 0;
-      g->count = 0;
-      *slot = (uint32_t)++nm->group_count;
+    group_key key = {nm, nm->text + e->name_off};
+    uint32_t g =
+        wp_table_find_or_put(&nm->groups_by_name, e->hash,
+                             (uint32_t)nm->group_count + 1, same_group, &key);
+    if (g == 0) { /* a new group: the one just put */
+      names_group *ng = &nm->groups[nm->group_count];
+      ng->name_off = e->name_off;
+      ng->hash = e->hash;
+      ng->start = 0;
+      ng->count = 0;
+      g = (uint32_t)++nm->group_count;
     }
-    e->group = *slot - 1;
+    e->group = g - 1;
     nm->groups[e->group].count++;
   }
   /* Prefix sums, then pass 2 in index order: runs come out ascending. */
@@ -242,31 +202,27 @@ pd_status pd_names_parse(const uint8_t *multisz, size_t len, pd_names **out,
       return st;
     }
 
-    /* The name, converted and hashed in one pass while it is ASCII. Room:
-     * each pair takes >= 2 units besides its name, so the text stays below
-     * 3 * units bytes. */
+    /* The name, copied directly while it is ASCII. Room: each pair takes
+     * >= 2 units besides its name, so the text stays below 3 * units
+     * bytes. */
     size_t name_at = idx_at + idx_units + 1, k = name_at, n = 0;
     char *dst = nm->text + text_len;
-    uint64_t h = 0;
     while (k < units) {
       unsigned lo = multisz[2 * k], hi = multisz[2 * k + 1];
       if (hi != 0 || lo - 1u >= 0x7Fu)
         break;
       dst[n++] = (char)lo;
-      h = hash_step(h, fold_ascii(lo));
       k++;
     }
     size_t name_units = k - name_at;
-    uint32_t hash;
     if (k < units && (multisz[2 * k] | multisz[2 * k + 1]) != 0) {
       name_units = str_units(multisz, name_at, units);
       n = pd_utf16_to_utf8(multisz + 2 * name_at, name_units, false, dst,
                            name_units * 3 + 1);
-      hash = hash_folded(dst);
     } else {
       dst[n] = '\0';
-      hash = hash_finish(h);
     }
+    uint32_t hash = pd_hash_folded(dst);
     if (name_units == 0)
       break; /* an index with no name at the end: ignored */
     u = name_at + name_units + 1;
@@ -323,12 +279,14 @@ size_t pd_names_lookup(const pd_names *names, const char *name,
                        const uint32_t **indices) {
   if (indices)
     *indices = NULL;
-  if (names == NULL || name == NULL || names->slots == NULL)
+  if (names == NULL || name == NULL)
     return 0;
-  const uint32_t *slot = find_slot(names, name, hash_folded(name));
-  if (*slot == 0)
+  group_key key = {names, name};
+  uint32_t v = wp_table_find(&names->groups_by_name, pd_hash_folded(name),
+                             same_group, &key);
+  if (v == 0)
     return 0;
-  const names_group *g = &names->groups[*slot - 1];
+  const names_group *g = &names->groups[v - 1];
   if (indices)
     *indices = names->indices + g->start;
   return g->count;

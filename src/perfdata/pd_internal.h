@@ -12,7 +12,7 @@
 
 /* ---- the wire: every integer read goes through src/wire/wire.h, at the
  * field offsets layout.h names ---- */
-#include "../wire/wire.h"
+#include "wire.h"
 #include "layout.h"
 
 /* The error of a structure whose own length wire_sized_at() found out of
@@ -21,12 +21,14 @@
 pd_status pd_error_range(pd_error *err, pd_status status, const wire_sized *s,
                          const char *field);
 
-/* ---- arrays (grow.c) ---- */
+/* ---- the helpers below the parser (src/common) ---- */
 
-/* Grow an array to hold at least `need` elements of `elem` bytes (doubling;
- * false when out of memory). Callers bound `need` first: by counts checked
- * against the input's size, or by readings actually found in it. */
-bool pd_grow(void **array, size_t *cap, size_t need, size_t elem);
+/* Arrays grow through wp_grow (callers bound `need` first: by counts
+ * checked against the input's size, or by readings actually found in it);
+ * every hash table is a wp_table keyed by wp_hash_bytes or pd_hash_folded. */
+#include "wp_grow.h"
+#include "wp_hash.h"
+#include "wp_table.h"
 
 /* ---- text conversion (utf.c) ---- */
 

@@ -2,14 +2,17 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Portable C over byte buffers: no I/O, no collectd header, no Windows header,
- * no global mutable state. Section references ("format.md 1.3") point at
- * doc/format.md, the format reference this code implements.
+ * no global mutable state but one atomic counter that gives every decode a
+ * process-unique id (pd_decode; the pairing memo knows a sample by it).
+ * Section references ("format.md 1.3") point at doc/format.md, the format
+ * reference this code implements. The data's path through the code:
+ * doc/architecture.md.
  *
  * The data's path through this header:
  *   blob bytes --pd_decode--> pd_snapshot            (decode.c)
  *   REG_MULTI_SZ --pd_names_parse--> pd_names        (names.c)
  *   "\Processor(*)\% Processor Time" --pd_path_parse--> pd_path  (path.c)
- *   paths + two snapshots --pd_selection_evaluate--> pd_result[] (select.c)
+ *   paths + two snapshots --pd_selection_evaluate--> pd_result[] (evaluate.c)
  *   raw samples --pd_compute--> double + pd_value_status      (compute.c)
  */
 #ifndef PERFDATA_H
@@ -21,7 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../wire/wire.h" /* pd_counter_raw's loads */
+#include "wire.h" /* pd_counter_raw's loads */
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +69,13 @@ pd_status pd_error_set(pd_error *err, pd_status status, size_t offset,
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* The parser's error as the error value of the code around it
+ * (src/common/wp_error.h): its message (or its status name when the
+ * message is empty); code WP_E_NOMEM for PD_E_NOMEM, WP_E_LIMIT for
+ * PD_E_LIMIT, else WP_E_PARSER. Returns -1. */
+struct wp_error;
+int wp_error_from_pd(struct wp_error *err, const pd_error *pd);
 
 /* ----------------------------------------------------------- counter types */
 
@@ -383,23 +393,11 @@ bool pd_wildcard_match(const char *pattern, const char *text);
 /* ASCII/UTF-8 case-insensitive compare: Latin letters and the Latin-1 and
  * Greek/Cyrillic basic ranges fold; returns <0, 0, >0. */
 int pd_name_casecmp(const char *a, const char *b);
-
-/* A 64-bit hash of len bytes, eight at a time (for hash tables, not for
- * security): the parser's name memos and the plugin's name cache key on
- * it. */
-static inline uint64_t pd_hash_bytes(const void *key, size_t len) {
-  const unsigned char *p = key;
-  uint64_t h = 0x9E3779B97F4A7C15u ^ len, w;
-  for (; len >= 8; len -= 8, p += 8) {
-    memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-    h ^= h >> 32;
-  }
-  w = 0;
-  memcpy(&w, p, len);
-  h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-  return h ^ (h >> 29);
-}
+/* The case-insensitive hash of UTF-8 text: texts pd_name_casecmp calls
+ * equal hash alike (wp_hash_bytes, src/common/wp_hash.h, over the folded
+ * code points; 32 bits). The name tables, memos and instance index key on
+ * it, as does any table of names compared with pd_name_casecmp. */
+uint32_t pd_hash_folded(const char *s);
 
 /* --------------------------------------------------------------- selection */
 

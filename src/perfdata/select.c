@@ -7,7 +7,8 @@
  * id where the object has one, else by full PDH name as PDH does
  * (format.md 1.4, identity.h). All storage is owned here and reused, so a warm
  * selection allocates nothing per interval. This file: the configuration
- * (paths, names, options) and the object query; evaluate.c the pass.
+ * (paths, names, options), the object query and each evaluation's plan
+ * (which counters of which objects each path reads); evaluate.c the pass.
  */
 #include "selection.h"
 
@@ -38,7 +39,8 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->counters);
   free(sel->plan);
   free(sel->claims);
-  pd_seen_free(&sel->seen);
+  free(sel->reported.key);
+  wp_table_free(&sel->reported.index);
   pd_identity_free(&sel->identity);
   pd_text_free(&sel->text);
   free(sel);
@@ -68,15 +70,10 @@ pd_status pd_selection_add(pd_selection *sel, const char *text, size_t *path_id,
   pd_status s = pd_path_parse(text, &path, err);
   if (s != PD_OK)
     return s;
-  if (sel->path_count == sel->path_cap) {
-    size_t cap = sel->path_cap ? sel->path_cap * 2 : 8;
-    compiled_path *p = realloc(sel->paths, cap * sizeof *p);
-    if (p == NULL) {
-      pd_path_clear(&path);
-      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-    }
-    sel->paths = p;
-    sel->path_cap = cap;
+  if (WP_GROW(&sel->paths, &sel->path_cap, sel->path_count + 1,
+              WP_GROW_NO_CAP) != WP_GROW_OK) {
+    pd_path_clear(&path);
+    return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
   }
   compiled_path *cp = &sel->paths[sel->path_count];
   memset(cp, 0, sizeof *cp);
@@ -201,14 +198,9 @@ bool pd_selection_resolve(pd_selection *sel) {
   size_t total = 0;
   for (size_t i = 0; i < sel->path_count; i++)
     total += sel->paths[i].object_count;
-  size_t need = total * 11 + 1;
-  if (need > sel->query_cap) {
-    char *q = realloc(sel->query, need);
-    if (q == NULL)
-      return false;
-    sel->query = q;
-    sel->query_cap = need;
-  }
+  if (wp_grow_bytes(&sel->query, &sel->query_cap, total * 11 + 1,
+                    WP_GROW_NO_CAP) != WP_GROW_OK)
+    return false;
   uint32_t last = 0;
   bool any = false;
   size_t w = 0;
@@ -241,4 +233,148 @@ const char *pd_selection_query(pd_selection *sel, size_t *unresolved) {
   if (unresolved != NULL)
     *unresolved = sel->unresolved;
   return sel->query ? sel->query : "";
+}
+
+/* ------------------------------------------------------------ the plan */
+
+static pd_status no_memory(pd_error *err) {
+  return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
+}
+
+static const char *index_text(pd_selection *sel, uint32_t index) {
+  char num[12];
+  int len = snprintf(num, sizeof num, "%u", index);
+  return pd_text_dup(&sel->text, num, (size_t)len);
+}
+
+const char *pd_display_name(pd_selection *sel, uint32_t index) {
+  const char *name = sel->names ? pd_names_get(sel->names, index) : NULL;
+  return name ? name : index_text(sel, index);
+}
+
+static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
+                            const pd_counter_def *def) {
+  if (cp->path.counter_is_index)
+    return def->name_index == cp->numeric_counter;
+  const char *name =
+      sel->names ? pd_names_get(sel->names, def->name_index) : NULL;
+  if (cp->path.counter_has_wildcard) {
+    char num[12];
+    if (name == NULL) {
+      snprintf(num, sizeof num, "%u", def->name_index);
+      name = num;
+    }
+    return pd_wildcard_match(cp->path.counter, name);
+  }
+  return name != NULL && pd_name_casecmp(cp->path.counter, name) == 0;
+}
+
+/* The counters path_id names in newer's object obj_pos, appended to the
+ * plan and claimed. Base and non-numeric counters are never shown alone. */
+static pd_status plan_object(pd_selection *sel, size_t path_id,
+                             pd_snapshot *older, pd_snapshot *newer,
+                             uint32_t obj_pos, pd_error *err) {
+  const compiled_path *cp = &sel->paths[path_id];
+  const pd_object *obj = pd_snapshot_object(newer, obj_pos);
+  const pd_object *old =
+      older ? pd_object_by_index(older, obj->name_index) : NULL;
+  if (WP_GROW(&sel->plan, &sel->plan_cap, sel->plan_count + 1,
+              WP_GROW_NO_CAP) != WP_GROW_OK ||
+      WP_GROW(&sel->counters, &sel->counters_cap,
+              sel->counter_count + obj->counter_count,
+              WP_GROW_NO_CAP) != WP_GROW_OK)
+    return no_memory(err);
+  path_object *po = &sel->plan[sel->plan_count++];
+  if (sel->plan_count > sel->plan_init) { /* never used: nothing known */
+    po->done_epoch = 0;
+    sel->plan_init = sel->plan_count;
+  }
+  po->path_id = path_id;
+  po->obj_pos = obj_pos;
+  po->first = sel->counter_count;
+  po->n = 0;
+  uint8_t *claims = sel->claims + newer->object_first_counter[obj_pos];
+  for (uint32_t c = 0; c < obj->counter_count; c++) {
+    const pd_counter_def *def = &obj->counters[c];
+    if (!pd_type_is_displayable(def->type) || !counter_matches(sel, cp, def))
+      continue;
+    matched_counter *m = &sel->counters[sel->counter_count++];
+    if (sel->counter_count > sel->counters_init) { /* no template yet */
+      memset(&m->tmpl, 0, sizeof m->tmpl);
+      sel->counters_init = sel->counter_count;
+    }
+    po->n++;
+    m->pos = c;
+    m->props = pd_type_props_of(def->type);
+    if (old == NULL || pd_older_counter(old, def, c, &m->old_pos) == NULL)
+      m->old_pos = UINT32_MAX;
+    if ((m->name = pd_display_name(sel, def->name_index)) == NULL)
+      return no_memory(err);
+    m->name_len = strlen(m->name);
+    claims[c] += claims[c] < 2;
+  }
+  return PD_OK;
+}
+
+/* claims[] beyond the count of paths (0, 1, 2: two or more). */
+enum { CLAIM_COUNT = 3, CLAIM_SEEN = 4, CLAIM_COVERED = 8 };
+
+/* Which counters of the plan need deduplicating, in plan order: a counter
+ * two paths match goes through the reported set (pd_reported), except
+ * that a pass over
+ * every instance (a "(*)" path without a filter) reports all of them, so
+ * after one nothing is left to report, and before one, when it is the
+ * first to match, nothing to look up. */
+static void share(pd_selection *sel, const pd_snapshot *newer) {
+  for (size_t q = 0; q < sel->plan_count; q++) {
+    const path_object *po = &sel->plan[q];
+    const compiled_path *cp = &sel->paths[po->path_id];
+    bool every = cp->all_instances && cp->filter == NULL &&
+                 pd_snapshot_object(newer, po->obj_pos)->num_instances != -1;
+    uint8_t *claims = sel->claims + newer->object_first_counter[po->obj_pos];
+    for (uint32_t k = 0; k < po->n; k++) {
+      matched_counter *m = &sel->counters[po->first + k];
+      uint8_t *c = &claims[m->pos];
+      m->skip = (*c & CLAIM_COVERED) != 0;
+      m->shared =
+          (*c & CLAIM_COUNT) > 1 && !m->skip && !(every && !(*c & CLAIM_SEEN));
+      *c |= CLAIM_SEEN | (every ? CLAIM_COVERED : 0);
+    }
+  }
+}
+
+pd_status pd_selection_plan(pd_selection *sel, pd_snapshot *older,
+                            pd_snapshot *newer, pd_error *err) {
+  sel->plan_count = sel->counter_count = 0;
+  size_t defs = newer->counter_count;
+  if (WP_GROW(&sel->claims, &sel->claims_cap, defs ? defs : 1,
+              WP_GROW_NO_CAP) != WP_GROW_OK)
+    return no_memory(err);
+  memset(sel->claims, 0, defs);
+  uint32_t n_objects = pd_snapshot_object_count(newer);
+  for (size_t p = 0; p < sel->path_count; p++) {
+    compiled_path *cp = &sel->paths[p];
+    cp->matches = 0;
+    for (size_t j = 0; j < cp->object_count; j++)
+      for (uint32_t k = 0; k < n_objects; k++) {
+        if (pd_snapshot_object(newer, k)->name_index != cp->objects[j])
+          continue;
+        pd_status s = plan_object(sel, p, older, newer, k, err);
+        if (s != PD_OK)
+          return s;
+        break; /* the first object with that index, as find_object does */
+      }
+  }
+  share(sel, newer);
+  return PD_OK;
+}
+
+char *pd_result_path(const pd_result *r, char *out, size_t len) {
+  if (out == NULL || len == 0)
+    return out;
+  const char *inst = r->instance;
+  snprintf(out, len, "\\%s%s%s%s\\%s", r->object ? r->object : "",
+           inst ? "(" : "", inst ? inst : "", inst ? ")" : "",
+           r->counter ? r->counter : "");
+  return out;
 }

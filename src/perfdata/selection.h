@@ -1,12 +1,12 @@
 /* collectd-winperf: the selection's private layout, shared by select.c
- * (configuration, names) and evaluate.c (one pass over two samples).
+ * (configuration, names, the plan) and evaluate.c (one pass over two
+ * samples).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #ifndef PD_SELECTION_H
 #define PD_SELECTION_H
 
 #include "identity.h"
-#include "seen_set.h"
 #include "snapshot.h"
 #include "type_props.h"
 
@@ -37,7 +37,7 @@ typedef struct path_object {
   uint32_t n;
   /* What this plan entry wrote in evaluation done_epoch (0: nothing
    * known), when every result of it was its counter's template and the
-   * values (emit.c): done_values results from done_at, its counters then
+   * values (evaluate.c): done_values results from done_at, its counters then
    * counters[done_first, done_first + n). Kept across evaluations. */
   uint64_t done_epoch;
   size_t done_at, done_values, done_first;
@@ -57,6 +57,23 @@ typedef struct compiled_path {
   pd_instance_filter filter; /* NULL: every matched instance */
   void *filter_ctx;
 } compiled_path;
+
+/* A counter of one instance of the newer sample: what one result reports.
+ * Compared field by field, so no two differ only where a packed key would
+ * have cut them (any count the decode limits allow fits). */
+typedef struct pd_value_key {
+  uint32_t obj_pos;  /* the object's position in the newer sample */
+  uint32_t instance; /* the instance's position in its object */
+  uint32_t counter;  /* the counter's position in its object */
+} pd_value_key;
+
+/* The values of counters two paths share that one evaluation reported
+ * (the first path reports a value, a later one skips it). */
+typedef struct pd_reported {
+  pd_value_key *key;
+  size_t count, cap;
+  wp_table index; /* key + 1, by wp_hash_bytes of the key */
+} pd_reported;
 
 struct pd_selection {
   compiled_path *paths;
@@ -86,7 +103,7 @@ struct pd_selection {
   uint8_t *claims;
   size_t claims_cap;
 
-  pd_seen_set seen; /* emitted (object, instance, counter), shared only */
+  pd_reported reported; /* values of shared counters reported so far */
 
   /* ID Process / ID Thread, and the pairing of the newer sample's
    * instances with the older's, looked up once per evaluation and mode
@@ -97,5 +114,16 @@ struct pd_selection {
 /* Object names to indices (when paths or names changed); false when out of
  * memory. */
 bool pd_selection_resolve(pd_selection *sel);
+
+/* An evaluation's plan (select.c): every path's (path, object) pairs of
+ * newer in path order and the counters each matches, then which counters
+ * two paths share (matched_counter.shared, .skip). */
+pd_status pd_selection_plan(pd_selection *sel, pd_snapshot *older,
+                            pd_snapshot *newer, pd_error *err);
+
+/* The name of an object or counter index: the names table's, else the
+ * number (in the selection's text, until the next evaluation); NULL
+ * without memory. */
+const char *pd_display_name(pd_selection *sel, uint32_t index);
 
 #endif

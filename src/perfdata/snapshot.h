@@ -1,5 +1,6 @@
-/* collectd-winperf: the snapshot's private layout, shared by decode.c,
- * instance_names.c and sample.c.
+/* collectd-winperf: the snapshot's private layout, shared by decode.c
+ * (the structure and the values), instance_names.c and full_names.c (the
+ * instances' names, kept per object across decodes).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #ifndef PD_SNAPSHOT_H
@@ -18,20 +19,19 @@ enum { PD_NAME_PARENTS_MAX = 4 };
  * depend only on the raw name bytes, unique ids, code page, byte order and
  * parent references, and the parents' names): a steady host converts no
  * name twice. The slot is that of the object's position in the snapshot. */
-/* A row of what a full-names build made for an instance (its own and
- * parent names' pointers, base, full name, ...), saved by the next build
- * before it writes another instance's there. */
-typedef struct pd_saved_row {
-  uint32_t pos; /* the row's position; UINT32_MAX: none */
+/* A row of what a full-names build made for an instance: its own and
+ * parent names' pointers, base entry and group, "#n", full name's hash,
+ * base and full name (full_names.c reads the last build's rows). */
+typedef struct pd_name_row {
+  uint32_t pos; /* the row's position */
   uint32_t base_entry, group, dup, hash;
   const char *own, *parent, *base, *full;
-} pd_saved_row;
-enum { PD_SAVED_ROWS = 256 }; /* rows saved, by position modulo this */
+} pd_name_row;
 
-typedef struct pd_object_names {
+typedef struct pd_instance_names {
   uint32_t own_generation;  /* name[] checked for this decode when == the
                              * snapshot's generation */
-  uint32_t full_generation; /* full[], the hash chains: likewise */
+  uint32_t full_generation; /* full[], the index: likewise */
   /* What name[] was built from (compared at the next decode). */
   bool own_built;
   uint32_t object_index, count, code_page;
@@ -61,10 +61,10 @@ typedef struct pd_object_names {
   uint32_t *base_entry;                 /* base_memo entry of base[i] */
   uint32_t *dup_no;                     /* the n of full[i], 0 plain */
   uint32_t *group_of; /* base's group, bit 31: base has a '#' */
-  uint32_t *changed;  /* instances whose full name pass 1 set anew */
+  uint64_t *changed;  /* instances whose full name pass 1 set anew: the
+                       * instance, and its old full name's hash << 32 */
   uint32_t changed_count;
-  uint32_t index_count, index_cap; /* what the chains were built for */
-  pd_saved_row *saved;             /* the last build's rows a build overwrote */
+  uint32_t index_count;  /* the instances the index was built for */
   uint32_t cap;          /* capacity of the arrays below (instances) */
   const char **name;     /* own name, UTF-8 */
   uint32_t *own_len;     /* strlen of name[i] */
@@ -72,12 +72,10 @@ typedef struct pd_object_names {
   uint8_t *own_has_hash; /* name[i] has a '#' */
   const char **full;     /* PDH full name: parent/name#n */
   const char **base;     /* full name without "#n": parent/name */
-  uint32_t *hash;        /* folded hash of full[i] */
-  uint32_t *next;        /* hash chain, UINT32_MAX ends */
-  uint32_t *bucket;      /* bucket heads */
-  uint32_t bucket_cap;   /* power of two */
+  uint32_t *hash;        /* pd_hash_folded of full[i] */
+  wp_table index;        /* instance + 1 by hash[]: pd_find_instance */
   bool distinct;         /* no base name has a '#': every full name is unique */
-} pd_object_names;
+} pd_instance_names;
 
 struct pd_snapshot {
   wire_bytes bytes;
@@ -95,49 +93,35 @@ struct pd_snapshot {
   pd_instance *instances;
   size_t instance_count, instance_cap;
 
-  pd_object_names *names; /* one per object slot, reused across decodes */
-  uint32_t names_cap;
-  uint32_t names_epoch; /* last pd_object_names.epoch handed out */
-  uint32_t memo_epochs; /* last name memo epoch handed out */
+  pd_instance_names *inst_names; /* one per object slot, kept across decodes */
+  uint32_t inst_names_cap;
+  uint32_t inst_names_epoch; /* last pd_instance_names.epoch handed out */
+  uint32_t memo_epochs;      /* last name memo epoch handed out */
 
   pd_text_arena text; /* the system name; reset per decode */
 };
 
-/* Folded (case-insensitive) hash of a UTF-8 string. */
-uint32_t pd_hash_folded(const char *s);
-
-#define PD_FNV_START 2166136261u
-
-/* FNV-1a over folded code points, from h on (PD_FNV_START for a whole
- * string: pd_hash_folded), also telling whether s has a '#'. Continuing a
- * prefix's hash over the rest gives the whole string's. */
-static inline uint32_t pd_hash_from(uint32_t h, const char *s, bool *has_hash) {
-  /* ASCII as pd_next_folded folds it, inline: names are mostly ASCII. */
-  for (unsigned char c; (c = (unsigned char)*s) != '\0' && c < 0x80; s++) {
-    *has_hash |= c == '#';
-    h = (h ^ (c >= 'A' && c <= 'Z' ? c + 32u : c)) * 16777619u;
-  }
-  while (*s != '\0') {
-    *has_hash |= *s == '#';
-    uint32_t cp = pd_next_folded(&s);
-    h = (h ^ (cp & 0xFFu)) * 16777619u;
-    if (cp > 0xFF)
-      h = (h ^ (cp >> 8)) * 16777619u;
-  }
-  return h;
+/* The first object of snap whose ObjectNameTitleIndex is `index`, or NULL:
+ * pd_snapshot_find_object, inline for the parser's own files. */
+static inline const pd_object *pd_object_by_index(const pd_snapshot *snap,
+                                                  uint32_t index) {
+  for (uint32_t i = 0; i < snap->object_count; i++)
+    if (snap->objects[i].name_index == index)
+      return &snap->objects[i];
+  return NULL;
 }
 
 /* obj's own names (name[], own_len[], own_hash[], own_has_hash[]) for this
  * decode, built when needed; NULL only when out of memory. */
-pd_object_names *pd_own_names(pd_snapshot *snap, const pd_object *obj);
+pd_instance_names *pd_own_names(pd_snapshot *snap, const pd_object *obj);
 /* obj's slot when its own (full: false) or full names are already built
  * for this decode, else NULL (inline: every name lookup asks first). */
-static inline pd_object_names *
-pd_names_cached(pd_snapshot *snap, const pd_object *obj, bool full) {
+static inline pd_instance_names *
+pd_instance_names_cached(pd_snapshot *snap, const pd_object *obj, bool full) {
   size_t k = (size_t)(obj - snap->objects);
-  if (obj < snap->objects || k >= snap->names_cap)
+  if (obj < snap->objects || k >= snap->inst_names_cap)
     return NULL;
-  pd_object_names *n = &snap->names[k];
+  pd_instance_names *n = &snap->inst_names[k];
   uint32_t gen = full ? n->full_generation : n->own_generation;
   return gen == snap->generation ? n : NULL;
 }
@@ -150,30 +134,19 @@ pd_names_cached(pd_snapshot *snap, const pd_object *obj, bool full) {
  * to compare them). */
 bool pd_instances_same_names(pd_snapshot *a, const pd_object *oa,
                              pd_snapshot *b, const pd_object *ob);
-
-/* Pairs instance i of ob (in b, the newer sample) with i of oa (in a)
- * where its full name is provably the same without comparing names: oa
- * and ob name their own instances alike position by position, oa's full
- * names are distinct, and the parent's name and the "#n" at i are the
- * same. Every other pair[i] is `unsure` (to look up by name). False
- * (pair untouched) when the own names differ or out of memory: the caller
- * pairs by name. */
-bool pd_pair_same_positions(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
-                            const pd_object *ob, int32_t *pair, int32_t unsure);
-
-/* Builds obj's full names: false only when out of memory (after it,
- * pd_find_instance's -1 means only "no such instance"). */
-bool pd_full_names_built(pd_snapshot *snap, const pd_object *obj);
+/* The same for the own names alone (parent references compared, not the
+ * parents' names). */
+bool pd_same_own_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
+                       const pd_object *ob);
 
 /* pd_find_instance of a name whose pd_hash_folded is h (known already:
- * pd_object_names.hash of another sample's instance). */
+ * pd_instance_names.hash of another sample's instance). */
 int64_t pd_find_instance_hashed(pd_snapshot *snap, const pd_object *obj,
                                 const char *full_name, uint32_t h);
 
-/* obj's names (own, full and base, per instance; full names built), for
- * a caller that reads many: NULL only when out of memory. */
-const pd_object_names *pd_object_full_names(pd_snapshot *snap,
-                                            const pd_object *obj);
+/* obj's instance names (own, full and base, per instance; full names
+ * built), for a caller that reads many: NULL only when out of memory. */
+const pd_instance_names *pd_full_names(pd_snapshot *snap, const pd_object *obj);
 
 /* 1 when obj's full names are all distinct (an instance is then the first
  * of its full name), 0 when not known to be, -1 out of memory. */

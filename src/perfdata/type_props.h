@@ -1,5 +1,6 @@
 /* collectd-winperf: a counter type's properties, looked up once per
- * definition instead of per value (counter_types.c, compute.c).
+ * definition instead of per value, and the common types' formulas
+ * (compute.c).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #ifndef PD_TYPE_PROPS_H
@@ -51,51 +52,62 @@ void pd_rate_prepare(uint32_t type, const pd_sample *older,
                      const pd_sample *newer, const pd_calc_options *opt,
                      pd_rate_plan *plan);
 
-/* pd_compute_props of a counter of the plan's type (kind not
- * PD_FAST_NONE) whose newer reading is n1 and older one *n0 (NULL: a
- * first sample), with the clocks the plan was prepared for: the same
- * status and value, in the same order of checks (compute.c). */
-static inline pd_value_status pd_rate_compute(const pd_rate_plan *p,
-                                              const uint64_t *n0, uint64_t n1,
-                                              double *value) {
+/* The one implementation of the common types' formulas, for a counter
+ * whose newer reading is n1 and older one n0 (paired false: a first
+ * sample), with the clocks the plan was prepared for: pd_compute (which
+ * calls it for these types), the selection's general loop and its loops
+ * over every instance. kind is the plan's, passed apart so a loop that
+ * knows it inlines one formula. Checks in pd_compute's order (compute.c):
+ * first sample, the clocks', a negative delta, then the time delta. */
+static inline __attribute__((always_inline)) pd_value_status
+pd_rate_value(const pd_rate_plan *p, uint8_t kind, bool paired, uint64_t n0,
+              uint64_t n1, double *value) {
   double v;
   *value = 0;
-  if (p->kind == PD_FAST_RAW) {
+  if (kind == PD_FAST_RAW) {
     v = (double)n1;
   } else {
-    if (n0 == NULL)
+    if (!paired)
       return PD_VALUE_FIRST_SAMPLE;
     if (p->clocks != PD_VALUE_OK)
       return p->clocks;
-    if (n1 < *n0)
+    if (n1 < n0)
       return PD_VALUE_NEGATIVE;
-    double dn = (double)(n1 - *n0);
-    if (p->kind != PD_FAST_DELTA && p->time != PD_VALUE_OK)
+    double dn = (double)(n1 - n0);
+    if (kind != PD_FAST_DELTA && p->time != PD_VALUE_OK)
       return p->time;
-    switch (p->kind) {
-    case PD_FAST_PER_SECOND:
+    switch (kind) {
+    case PD_FAST_PER_SECOND: /* dN / (dD / F) */
       v = dn / p->dd_per_f;
       break;
-    case PD_FAST_QUEUE:
+    case PD_FAST_QUEUE: /* dN / dD (100NS_QUEUELEN too: format.md 3.2) */
       v = dn / p->dd;
       break;
-    case PD_FAST_TIMER:
+    case PD_FAST_TIMER: /* 100 dN / dD */
       v = 100.0 * dn / p->dd;
       break;
-    case PD_FAST_TIMER_INV:
+    case PD_FAST_TIMER_INV: /* 100 (1 - dN / dD), clamped at 0 (3.1) */
       v = 100.0 * (1.0 - dn / p->dd);
+      if (v < 0)
+        v = 0;
       break;
-    default: /* PD_FAST_DELTA */
+    default: /* PD_FAST_DELTA: dN */
       v = dn;
       break;
     }
   }
-  if (v < 0)
-    v = 0; /* the inverse timers (format.md 3.1: clamp) */
   if (p->cap100 && v > 100)
     v = 100;
   *value = v;
   return PD_VALUE_OK;
+}
+
+/* pd_rate_value with the plan's own kind (not PD_FAST_NONE) and the older
+ * reading as a pointer (NULL: a first sample). */
+static inline pd_value_status pd_rate_compute(const pd_rate_plan *p,
+                                              const uint64_t *n0, uint64_t n1,
+                                              double *value) {
+  return pd_rate_value(p, p->kind, n0 != NULL, n0 ? *n0 : 0, n1, value);
 }
 
 #endif

@@ -282,3 +282,32 @@ uint32_t pd_utf8_next_folded(const char **s) {
   *s += n;
   return fold_cp(cp);
 }
+
+uint32_t pd_hash_folded(const char *s) {
+  /* The folded form in chunks: a code point below 0x80 as its byte, any
+   * other as 0xFF and its three bytes, so texts pd_name_casecmp calls equal
+   * give the same bytes, cut into the same chunks. */
+  unsigned char buf[128];
+  size_t n = 0;
+  uint64_t h = WP_HASH_SEED;
+  for (;;) {
+    unsigned char c = (unsigned char)*s;
+    if (c == 0)
+      break;
+    if (n > sizeof buf - 4) {
+      h = wp_hash_bytes_from(h, buf, n);
+      n = 0;
+    }
+    if (c < 0x80) {
+      buf[n++] = (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+      s++;
+      continue;
+    }
+    uint32_t cp = pd_utf8_next_folded(&s);
+    buf[n++] = 0xFF;
+    buf[n++] = (unsigned char)(cp >> 16);
+    buf[n++] = (unsigned char)(cp >> 8);
+    buf[n++] = (unsigned char)cp;
+  }
+  return wp_hash32(wp_hash_bytes_from(h, buf, n));
+}

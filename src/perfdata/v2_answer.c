@@ -19,10 +19,10 @@ struct pd_v2_data {
   pd_v2_block *blocks;
   size_t nblocks, cap_blocks;
   pd_v2_value *values;
-  size_t *name_at; /* per value: offset of its name in `names` */
+  size_t *name_at; /* per value: offset of its instance name in `pool` */
   size_t nvalues, cap_values;
-  char *names;
-  size_t names_len, names_cap;
+  char *pool; /* the instance names, NUL-terminated one after another */
+  size_t pool_len, pool_cap;
 };
 
 pd_v2_data *pd_v2_data_new(void) {
@@ -35,7 +35,7 @@ void pd_v2_data_free(pd_v2_data *d) {
   free(d->blocks);
   free(d->values);
   free(d->name_at);
-  free(d->names);
+  free(d->pool);
   free(d);
 }
 
@@ -66,22 +66,12 @@ typedef struct v2_decoder {
 static size_t pool_reserve(pd_v2_data *d, size_t n) {
   if (n >= SIZE_MAX / 4)
     return SIZE_MAX;
-  if (n + 1 > d->names_cap - d->names_len) {
-    size_t cap = d->names_cap ? d->names_cap : 256;
-    while (cap - d->names_len < n + 1) {
-      if (cap > SIZE_MAX / 2)
-        return SIZE_MAX;
-      cap *= 2;
-    }
-    char *p = realloc(d->names, cap);
-    if (p == NULL)
-      return SIZE_MAX;
-    d->names = p;
-    d->names_cap = cap;
-  }
-  size_t at = d->names_len;
-  d->names[at + n] = '\0';
-  d->names_len += n + 1;
+  if (wp_grow_bytes(&d->pool, &d->pool_cap, d->pool_len + n + 1,
+                    WP_GROW_NO_CAP) != WP_GROW_OK)
+    return SIZE_MAX;
+  size_t at = d->pool_len;
+  d->pool[at + n] = '\0';
+  d->pool_len += n + 1;
   return at;
 }
 
@@ -89,7 +79,7 @@ static size_t pool_reserve(pd_v2_data *d, size_t n) {
 static size_t pool_add(pd_v2_data *d, const char *s, size_t n) {
   size_t at = pool_reserve(d, n);
   if (at != SIZE_MAX)
-    memcpy(d->names + at, s, n);
+    memcpy(d->pool + at, s, n);
   return at;
 }
 
@@ -98,7 +88,7 @@ static size_t pool_add_utf16(pd_v2_data *d, const uint8_t *src, size_t units) {
   size_t need = pd_utf16_to_utf8(src, units, false, NULL, 0);
   size_t at = pool_reserve(d, need);
   if (at != SIZE_MAX)
-    pd_utf16_to_utf8(src, units, false, d->names + at, need + 1);
+    pd_utf16_to_utf8(src, units, false, d->pool + at, need + 1);
   return at;
 }
 
@@ -137,15 +127,11 @@ static pd_status read_counter_data(v2_decoder *dc, size_t off, size_t end,
                         "offset 0x%zx: more than %zu readings", off,
                         dc->max_values);
   if (d->nvalues == d->cap_values) {
-    size_t cap = d->cap_values ? d->cap_values * 2 : 64;
-    pd_v2_value *v = realloc(d->values, cap * sizeof *v);
-    if (v == NULL)
+    size_t cap = d->cap_values;
+    if (WP_GROW(&d->values, &cap, d->nvalues + 1, WP_GROW_NO_CAP) !=
+            WP_GROW_OK ||
+        WP_RESIZE(&d->name_at, cap) != WP_GROW_OK)
       return pd_error_set(dc->err, PD_E_NOMEM, off, "out of memory");
-    d->values = v;
-    size_t *na = realloc(d->name_at, cap * sizeof *na);
-    if (na == NULL)
-      return pd_error_set(dc->err, PD_E_NOMEM, off, "out of memory");
-    d->name_at = na;
     d->cap_values = cap;
   }
   pd_v2_value *v = &d->values[d->nvalues];
@@ -293,8 +279,8 @@ static void read_data_header(const wire_bytes *b, pd_v2_header *h) {
 }
 
 static pd_v2_block *add_block(pd_v2_data *d) {
-  if (!pd_grow((void **)&d->blocks, &d->cap_blocks, d->nblocks + 1,
-               sizeof *d->blocks))
+  if (WP_GROW(&d->blocks, &d->cap_blocks, d->nblocks + 1, WP_GROW_NO_CAP) !=
+      WP_GROW_OK)
     return NULL;
   return &d->blocks[d->nblocks++];
 }
@@ -336,7 +322,7 @@ static pd_status decode_blocks(v2_decoder *dc, size_t end,
 pd_status pd_v2_data_decode(pd_v2_data *d, const uint8_t *bytes, size_t len,
                             const pd_v2_identifier *ids, size_t nids,
                             size_t max_values, pd_error *err) {
-  d->nblocks = d->nvalues = d->names_len = 0;
+  d->nblocks = d->nvalues = d->pool_len = 0;
   memset(&d->header, 0, sizeof d->header);
   v2_decoder dc = {d, wire_le(bytes, len), max_values ? max_values : 1000000,
                    err};
@@ -353,13 +339,13 @@ pd_status pd_v2_data_decode(pd_v2_data *d, const uint8_t *bytes, size_t len,
     end = h->total_size;
   pd_status st = decode_blocks(&dc, end, ids, nids);
   if (st != PD_OK) {
-    d->nblocks = d->nvalues = d->names_len = 0;
+    d->nblocks = d->nvalues = d->pool_len = 0;
     return st;
   }
   /* the pool has stopped moving: point the values at their names */
   for (size_t i = 0; i < d->nvalues; i++)
     d->values[i].instance =
-        d->name_at[i] == SIZE_MAX ? "" : d->names + d->name_at[i];
+        d->name_at[i] == SIZE_MAX ? "" : d->pool + d->name_at[i];
   return PD_OK;
 }
 
@@ -496,14 +482,9 @@ pd_status pd_v2_evaluate(const pd_v2_counterset *const *sets, size_t nsets,
         prev = &s0;
       }
     }
-    if (out->count == out->cap) {
-      size_t cap = out->cap ? out->cap * 2 : 64;
-      pd_v2_result *r = realloc(out->items, cap * sizeof *r);
-      if (r == NULL)
-        return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
-      out->items = r;
-      out->cap = cap;
-    }
+    if (WP_GROW(&out->items, &out->cap, out->count + 1, WP_GROW_NO_CAP) !=
+        WP_GROW_OK)
+      return pd_error_set(err, PD_E_NOMEM, 0, "out of memory");
     pd_v2_result *r = &out->items[out->count++];
     r->block = v->block;
     r->counter_id = v->counter_id;

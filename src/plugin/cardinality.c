@@ -2,259 +2,24 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "cardinality.h"
+#include "wp_grow.h"
+#include "wp_hash.h"
+#include "wp_table.h"
 
-#include <regex.h>
-#include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define RE_FLAGS (REG_EXTENDED | REG_ICASE | REG_NOSUB)
-/* Most instances max_instances may name (far above any real object). */
-#define WP_CARD_MAX_CAP 1000000000UL
-/* Longest regular expression (a bound on what regcomp builds). */
-#define WP_CARD_MAX_RE 1000
-/* Most nodes a regex may expand to. regcomp copies the operand of '+' and
- * of a bound {n,m} (glibc and gnulib alike), so stacked or nested
- * repetitions grow exponentially: "a++++...", 100 times, asked for
- * gigabytes (a fuzz finding). Real instance filters stay far below. */
-#define WP_CARD_MAX_RE_NODES 10000
-
 struct wp_card {
   regex_t include, exclude;
   bool has_include, has_exclude;
-  int total;            /* WP_TOTAL_* */
-  wp_card_inst **slots; /* open addressing, linear probing; NULL: empty */
-  size_t cap, count;    /* cap: a power of two, count <= cap / 2 */
-  uint64_t gen;         /* the current interval */
+  int total;           /* WP_TOTAL_* */
+  wp_card_inst **inst; /* the names decided, in the order asked */
+  size_t count, cap;
+  wp_table index; /* inst + 1, by the full name's hash */
+  uint64_t gen;   /* the current interval */
 };
-
-/* One of `names` (NULL-terminated) equal to text: its index, else -1. */
-static int pick(const char *text, const char *const *names) {
-  for (int i = 0; names[i] != NULL; i++)
-    if (strcmp(text, names[i]) == 0)
-      return i;
-  return -1;
-}
-
-/* The size of the tree regcomp builds for an ERE, estimated from above
- * and saturated at WP_CARD_MAX_RE_NODES + 1; syntax errors are left to
- * regcomp (which reports them before it copies anything). */
-typedef struct re_scan {
-  const char *p, *end;
-} re_scan;
-
-static size_t re_sat(unsigned long long v) {
-  return v > WP_CARD_MAX_RE_NODES ? WP_CARD_MAX_RE_NODES + 1 : (size_t)v;
-}
-
-static size_t re_alternation(re_scan *s, int depth);
-
-static size_t re_atom(re_scan *s, int depth) {
-  char c = *s->p++;
-  if (c == '(') {
-    /* 500 nested groups fit in 1000 bytes: depth bounds the recursion. */
-    size_t inner =
-        depth > 600 ? WP_CARD_MAX_RE_NODES + 1 : re_alternation(s, depth + 1);
-    if (s->p < s->end && *s->p == ')')
-      s->p++;
-    return re_sat(inner + 1ULL);
-  }
-  if (c == '\\' && s->p < s->end)
-    s->p++;
-  if (c == '[') { /* a bracket expression is one node */
-    if (s->p < s->end && *s->p == '^')
-      s->p++;
-    if (s->p < s->end && *s->p == ']')
-      s->p++;
-    while (s->p < s->end && *s->p != ']') {
-      if (*s->p == '[' && s->end - s->p > 1 &&
-          (s->p[1] == ':' || s->p[1] == '.' || s->p[1] == '=')) {
-        char kind = s->p[1];
-        s->p += 2;
-        while (s->end - s->p > 1 && !(s->p[0] == kind && s->p[1] == ']'))
-          s->p++;
-        s->p += s->end - s->p > 1 ? 2 : s->end - s->p;
-      } else {
-        s->p++;
-      }
-    }
-    if (s->p < s->end)
-      s->p++;
-  }
-  return 1;
-}
-
-/* A bound {n}, {n,} or {n,m} at s->p: how many copies regcomp makes of
- * its operand (plus one for the open end), or 0 when it is no bound. */
-static unsigned long long re_bound_copies(re_scan *s) {
-  const char *q = s->p + 1;
-  unsigned long long n = 0, m = 0;
-  bool comma = false, digits = false;
-  for (; q < s->end && *q >= '0' && *q <= '9'; q++, digits = true)
-    n = n < 100000 ? n * 10 + (unsigned)(*q - '0') : n;
-  if (q < s->end && *q == ',') {
-    comma = true;
-    for (q++; q < s->end && *q >= '0' && *q <= '9'; q++, digits = true)
-      m = m < 100000 ? m * 10 + (unsigned)(*q - '0') : m;
-  }
-  if (!digits || q >= s->end || *q != '}')
-    return 0;
-  s->p = q + 1;
-  return (comma && m > n ? m : n) + 1;
-}
-
-static size_t re_concatenation(re_scan *s, int depth) {
-  unsigned long long total = 0;
-  while (s->p < s->end && *s->p != '|' && *s->p != ')') {
-    unsigned long long a = re_atom(s, depth);
-    while (s->p < s->end) {
-      char q = *s->p;
-      if (q == '*' || q == '?') {
-        s->p++;
-        a = a + 1;
-      } else if (q == '+') {
-        s->p++;
-        a = 2 * a + 1;
-      } else if (q == '{') {
-        unsigned long long copies = re_bound_copies(s);
-        if (copies == 0)
-          break;
-        a = a * copies + 1;
-      } else {
-        break;
-      }
-      a = re_sat(a);
-    }
-    total = re_sat(total + a);
-  }
-  return (size_t)total;
-}
-
-static size_t re_alternation(re_scan *s, int depth) {
-  unsigned long long total = re_concatenation(s, depth);
-  while (s->p < s->end && *s->p == '|') {
-    s->p++;
-    total = re_sat(total + re_concatenation(s, depth) + 1);
-  }
-  return (size_t)total;
-}
-
-static size_t re_expanded_nodes(const char *text, size_t len) {
-  re_scan s = {text, text + len};
-  size_t total = 0;
-  while (s.p < s.end) { /* a stray ')' ends an alternation: go on after it */
-    total = re_sat(total + (unsigned long long)re_alternation(&s, 0));
-    if (s.p < s.end)
-      s.p++;
-  }
-  return total;
-}
-
-static int set_regex(char **dst, const char *key, const char *text, size_t len,
-                     char *why, size_t whylen) {
-  if (len == 0) {
-    snprintf(why, whylen,
-             "expected a regular expression for '%s', got an empty value", key);
-    return -1;
-  }
-  if (len > WP_CARD_MAX_RE) {
-    snprintf(why, whylen,
-             "expected a regular expression of at most %d bytes for '%s', got "
-             "%u bytes",
-             WP_CARD_MAX_RE, key, (unsigned)len);
-    return -1;
-  }
-  if (re_expanded_nodes(text, len) > WP_CARD_MAX_RE_NODES) {
-    snprintf(why, whylen,
-             "expected a regular expression whose repetitions expand to at "
-             "most %d nodes for '%s', got '%.60s' (stacked or nested '+' or "
-             "{n,m})",
-             WP_CARD_MAX_RE_NODES, key, text);
-    return -1;
-  }
-  regex_t re;
-  int rc = regcomp(&re, text, RE_FLAGS);
-  if (rc != 0) {
-    char reason[160];
-    regerror(rc, &re, reason, sizeof(reason));
-    snprintf(why, whylen,
-             "expected a POSIX extended regular expression for '%s', got "
-             "'%.60s' (%s)",
-             key, text, reason);
-    return rc == REG_ESPACE ? -2 : -1;
-  }
-  regfree(&re);
-  *dst = strdup(text);
-  return *dst == NULL ? -2 : 0;
-}
-
-/* A whole number 1 .. WP_CARD_MAX_CAP written plainly. */
-static int set_max(wp_card_config *e, const char *text, bool plain, char *why,
-                   size_t whylen) {
-  uint64_t v = 0; /* 64 bits: unsigned long is 32 on Windows */
-  bool ok = plain && *text != '\0';
-  for (const char *p = text; ok && *p; p++) {
-    ok = *p >= '0' && *p <= '9';
-    v = v * 10 + (uint64_t)(*p - '0');
-    ok = ok && v <= WP_CARD_MAX_CAP;
-  }
-  if (!ok || v == 0) {
-    snprintf(why, whylen,
-             "expected a whole number from 1 to %lu for 'max_instances', "
-             "got '%.60s'",
-             WP_CARD_MAX_CAP, text);
-    return -1;
-  }
-  e->max_instances = (unsigned long)v;
-  return 0;
-}
-
-int wp_card_set_key(wp_card_config *e, wp_card_key key, const char *text,
-                    size_t len, bool plain, char *why, size_t whylen) {
-  static const char *const totals[] = {"include", "exclude", "only", NULL};
-  static const char *const aggs[] = {"none", "sum", "avg", "min", "max", NULL};
-  if (strlen(text) != len) {
-    snprintf(why, whylen, "expected a value without a NUL byte");
-    return -1;
-  }
-  int i;
-  switch (key) {
-  case WP_CARD_KEY_INCLUDE:
-    return set_regex(&e->include, "include", text, len, why, whylen);
-  case WP_CARD_KEY_EXCLUDE:
-    return set_regex(&e->exclude, "exclude", text, len, why, whylen);
-  case WP_CARD_KEY_TOTAL:
-    if ((i = pick(text, totals)) < 0)
-      break;
-    e->total = i; /* the order of WP_TOTAL_* */
-    return 0;
-  case WP_CARD_KEY_AGGREGATE:
-    if ((i = pick(text, aggs)) <= 0) /* "none" is not a value to write */
-      break;
-    e->aggregate = i; /* the order of WP_AGG_* */
-    return 0;
-  default:
-    return set_max(e, text, plain, why, whylen);
-  }
-  snprintf(why, whylen, "expected %s, got '%.60s'",
-           key == WP_CARD_KEY_TOTAL ? "include, exclude or only for 'total'"
-                                    : "sum, avg, min or max for 'aggregate'",
-           text);
-  return -1;
-}
-
-void wp_card_config_clear(wp_card_config *e) {
-  free(e->include);
-  free(e->exclude);
-  e->include = e->exclude = NULL;
-}
-
-bool wp_card_wanted(const wp_card_config *e) {
-  return e->include != NULL || e->exclude != NULL ||
-         e->total != WP_TOTAL_INCLUDE || e->aggregate != WP_AGG_NONE ||
-         e->max_instances > 0;
-}
 
 bool wp_card_is_total(const char *full_name) {
   const char *slash = strrchr(full_name, '/');
@@ -269,14 +34,14 @@ wp_card *wp_card_new(const wp_card_config *e) {
   card->total = e->total;
   card->gen = 1;
   if (e->include != NULL) {
-    if (regcomp(&card->include, e->include, RE_FLAGS) != 0) {
+    if (regcomp(&card->include, e->include, WP_CARD_RE_FLAGS) != 0) {
       free(card);
       return NULL;
     }
     card->has_include = true;
   }
   if (e->exclude != NULL) {
-    if (regcomp(&card->exclude, e->exclude, RE_FLAGS) != 0) {
+    if (regcomp(&card->exclude, e->exclude, WP_CARD_RE_FLAGS) != 0) {
       wp_card_free(card);
       return NULL;
     }
@@ -292,9 +57,10 @@ void wp_card_free(wp_card *card) {
     regfree(&card->include);
   if (card->has_exclude)
     regfree(&card->exclude);
-  for (size_t i = 0; i < card->cap; i++)
-    free(card->slots[i]);
-  free(card->slots);
+  for (size_t i = 0; i < card->count; i++)
+    free(card->inst[i]);
+  free(card->inst);
+  wp_table_free(&card->index);
   free(card);
 }
 
@@ -306,60 +72,53 @@ size_t wp_card_size(const wp_card *card) {
   return card->count;
 }
 
-static size_t hash(const char *s) {
-  uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return (size_t)h;
+static uint32_t name_hash(const char *full) {
+  return wp_hash32(wp_hash_bytes(full, strlen(full)));
 }
 
-/* The slot holding full, or the empty slot where it would go. */
-static size_t find(const wp_card *card, const char *full) {
-  size_t mask = card->cap - 1;
-  size_t i = hash(full) & mask;
-  while (card->slots[i] != NULL && strcmp(card->slots[i]->full, full) != 0)
-    i = (i + 1) & mask;
-  return i;
+typedef struct card_key {
+  const wp_card *card;
+  const char *full;
+} card_key;
+
+static bool same_name(const void *ctx, uint32_t value) {
+  const card_key *k = ctx;
+  return strcmp(k->card->inst[value - 1]->full, k->full) == 0;
+}
+
+static wp_card_inst *find(const wp_card *card, const char *full) {
+  card_key k = {card, full};
+  uint32_t v = wp_table_find(&card->index, name_hash(full), same_name, &k);
+  return v == 0 ? NULL : card->inst[v - 1];
 }
 
 const wp_card_inst *wp_card_lookup(const wp_card *card, const char *full) {
-  if (card->cap == 0)
-    return NULL;
-  const wp_card_inst *in = card->slots[find(card, full)];
+  const wp_card_inst *in = find(card, full);
   return in != NULL && in->seen == card->gen ? in : NULL;
 }
 
-/* Room for one more name: a new table holding the names asked about in
- * this or the last interval (the others are dropped), at most half full. */
-static bool rebuild(wp_card *card) {
-  size_t live = 0;
-  for (size_t i = 0; i < card->cap; i++)
-    if (card->slots[i] != NULL && card->slots[i]->seen + 1 >= card->gen)
-      live++;
-  size_t cap = 16;
-  while (cap < 2 * (live + 1))
-    cap *= 2;
-  wp_card_inst **slots = calloc(cap, sizeof(*slots));
-  if (slots == NULL)
-    return false;
-  wp_card_inst **old = card->slots;
-  size_t old_cap = card->cap;
-  card->slots = slots;
-  card->cap = cap;
-  card->count = 0;
-  for (size_t i = 0; i < old_cap; i++) {
-    wp_card_inst *in = old[i];
-    if (in == NULL)
-      continue;
-    if (in->seen + 1 < card->gen) {
-      free(in);
-      continue;
+/* Room for one more name. When the index is full, the names not asked
+ * about in this or the last interval go first (then the index grows only
+ * when the live names need it). */
+static bool room_for_one(wp_card *card) {
+  if (2 * ((uint64_t)card->count + 1) > card->index.cap) {
+    size_t kept = 0;
+    for (size_t i = 0; i < card->count; i++) {
+      if (card->inst[i]->seen + 1 < card->gen)
+        free(card->inst[i]);
+      else
+        card->inst[kept++] = card->inst[i];
     }
-    card->slots[find(card, in->full)] = in;
-    card->count++;
+    card->count = kept;
+    if (wp_table_reserve(&card->index, kept + 1) != WP_GROW_OK)
+      return false;
+    wp_table_clear(&card->index);
+    for (size_t i = 0; i < kept; i++)
+      wp_table_put(&card->index, name_hash(card->inst[i]->full),
+                   (uint32_t)i + 1);
   }
-  free(old);
-  return true;
+  return WP_GROW(&card->inst, &card->cap, card->count + 1, WP_TABLE_MAX) ==
+         WP_GROW_OK;
 }
 
 static bool decide(const wp_card *card, const char *full, bool total) {
@@ -375,14 +134,15 @@ static bool decide(const wp_card *card, const char *full, bool total) {
 int wp_card_keep(wp_card *card, const char *full, const char *base) {
   if (*full == '\0')
     return 1;
-  if (card->cap > 0) {
-    wp_card_inst *in = card->slots[find(card, full)];
-    if (in != NULL) {
-      in->seen = card->gen;
-      return in->keep;
-    }
+  wp_card_inst *found = find(card, full);
+  if (found != NULL) {
+    found->seen = card->gen;
+    /* Debug builds: the kept decision is the one made anew. */
+    assert(found->total == wp_card_is_total(full) &&
+           found->keep == decide(card, full, found->total));
+    return found->keep;
   }
-  if ((card->count + 1) * 2 > card->cap && !rebuild(card))
+  if (!room_for_one(card))
     return -1;
   size_t flen = strlen(full), blen = strlen(base);
   wp_card_inst *in = malloc(sizeof(*in) + flen + blen + 2);
@@ -395,7 +155,7 @@ int wp_card_keep(wp_card *card, const char *full, const char *base) {
   in->seen = card->gen;
   in->total = wp_card_is_total(full);
   in->keep = decide(card, full, in->total);
-  card->slots[find(card, full)] = in;
-  card->count++;
+  wp_table_put(&card->index, name_hash(full), (uint32_t)card->count + 1);
+  card->inst[card->count++] = in;
   return in->keep;
 }

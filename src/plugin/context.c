@@ -60,6 +60,11 @@ void wp_ctx_free(void *ctx) {
   free(c->domain);
   free(c->password_file);
   free(c->helper);
+  free(c->auth);
+  free(c->principal);
+  free(c->keytab);
+  free(c->ccache);
+  free(c->krb5_config);
   free(c);
 }
 

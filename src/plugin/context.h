@@ -97,6 +97,9 @@ typedef struct wp_ctx {
   unsigned port;
   unsigned connect_timeout_ms, query_timeout_ms; /* 0: the source's */
   bool encrypt;
+  /* how it logs on (src/remote/auth.h: "ntlm", "kerberos", "negotiate")
+   * and Kerberos' credential source (NULL: not given) */
+  char *auth, *principal, *keytab, *ccache, *krb5_config;
   /* <Plugin winperf>'s HostsPerHelper (1: a helper per host); a <Host>'s
    * helper when it shares one (a reference; NULL: its own) */
   unsigned hosts_per_helper;
@@ -133,7 +136,7 @@ typedef struct wp_ctx {
   bool names_tried; /* a names load was attempted at names_at */
   cdtime_t names_at;
   bool warned_nothing_resolves;
-  /* clashes.h: the names table last looked at, the pairs logged */
+  /* wp_clashes_check: the names table last looked at, the pairs logged */
   const pd_names *clash_names;
   uint64_t *clash_logged;
   size_t clash_logged_count, clash_logged_cap;

@@ -1,4 +1,5 @@
-/* collectd-winperf: one computed counter value to collectd's writers.
+/* collectd-winperf: one computed counter value to collectd's writers, and
+ * the names values go under.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #ifndef WP_PLUGIN_DISPATCH_H
@@ -28,5 +29,18 @@ const char *wp_result_names(const wp_ctx *c, const pd_result *r,
  * says). Returns whether a value was dispatched. */
 bool wp_dispatch_aggregate(wp_ctx *c, const pd_result *r, const char *instance,
                            double value);
+
+/* Two counters dispatched under one name: MetricNames "clean" maps names
+ * many to one ("C:" and "c" are both "c"; "Ærø" and "aero" both "aero"),
+ * as can overrides and the '/' -> '_' of the default rule. Two different
+ * counters under one collectd identifier (plugin_instance, type and
+ * type_instance) write one series: whichever comes last wins. Each such
+ * pair is logged once, naming both, over the results of the first
+ * interval after a names table is loaded (for replay and remote sources it
+ * arrives after start-up); instances that appear later are not looked at.
+ * Called after an evaluation: looks for clashes among res when the names
+ * table is not the one last looked at. Allocates only then (and logs "out
+ * of memory" when it cannot). */
+void wp_clashes_check(wp_ctx *c, const pd_result *res, size_t n);
 
 #endif

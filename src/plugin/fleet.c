@@ -3,6 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "fleet.h"
+#include "wp_grow.h"
 #include "fleet_hosts.h"
 #include "host.h"
 #include "open_source.h"
@@ -58,11 +59,10 @@ void wp_fleet_top(wp_fleet *f, const wp_ctx *top) {
 }
 
 int wp_fleet_add_host(wp_fleet *f, const char *name, wp_host_settings *s) {
-  wp_fleet_spec *sp = realloc(f->statics, (f->n_statics + 1) * sizeof(*sp));
-  if (sp == NULL)
+  if (WP_GROW(&f->statics, &f->statics_cap, f->n_statics + 1, WP_GROW_NO_CAP) !=
+      WP_GROW_OK)
     return -1;
-  f->statics = sp;
-  sp = &f->statics[f->n_statics];
+  wp_fleet_spec *sp = &f->statics[f->n_statics];
   memset(sp, 0, sizeof(*sp));
   sp->name = strdup(name);
   char where[DATA_MAX_NAME_LEN + 32];
@@ -75,17 +75,14 @@ int wp_fleet_add_host(wp_fleet *f, const char *name, wp_host_settings *s) {
 }
 
 int wp_fleet_add_inventory(wp_fleet *f, const char *path) {
-  char **p = realloc(f->inventories, (f->n_inventories + 1) * sizeof(*p));
-  if (p == NULL)
+  size_t cap = f->inventories_cap;
+  if (WP_GROW(&f->inventories, &cap, f->n_inventories + 1, WP_GROW_NO_CAP) !=
+          WP_GROW_OK ||
+      WP_RESIZE(&f->inventory_ids, cap) != WP_GROW_OK)
     return -1;
-  f->inventories = p;
-  wp_file_id *ids =
-      realloc(f->inventory_ids, (f->n_inventories + 1) * sizeof(*ids));
-  if (ids == NULL)
-    return -1;
-  f->inventory_ids = ids;
-  memset(&ids[f->n_inventories], 0, sizeof(*ids));
-  if ((p[f->n_inventories] = strdup(path)) == NULL)
+  f->inventories_cap = cap;
+  memset(&f->inventory_ids[f->n_inventories], 0, sizeof(*f->inventory_ids));
+  if ((f->inventories[f->n_inventories] = strdup(path)) == NULL)
     return -1;
   f->n_inventories++;
   return 0;

@@ -3,6 +3,8 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "fleet_hosts.h"
+#include "wp_grow.h"
+#include "fleet_auth.h"
 #include "reload.h"
 #include "shard.h"
 
@@ -32,14 +34,9 @@ typedef struct names {
 
 static int add_name(names *nm, const char *name, const char *where) {
   if (nm->n == nm->cap) {
-    size_t cap = nm->cap ? 2 * nm->cap : 64;
-    wp_host_origin *o = realloc(nm->o, cap * sizeof(*o));
-    if (o != NULL)
-      nm->o = o;
-    char **s = realloc(nm->store, cap * sizeof(*s));
-    if (s != NULL)
-      nm->store = s;
-    if (o == NULL || s == NULL)
+    size_t cap = nm->cap;
+    if (WP_GROW(&nm->o, &cap, nm->n + 1, WP_GROW_NO_CAP) != WP_GROW_OK ||
+        WP_RESIZE(&nm->store, cap) != WP_GROW_OK)
       return -1;
     nm->cap = cap;
   }
@@ -56,10 +53,11 @@ static void names_free(names *nm) {
   free(nm->o);
 }
 
-/* One host into the set: resolved, if enabled and this shard's. */
+/* One host into the set: resolved, if enabled and this shard's; its
+ * authentication checked (every poller of the shards alike). */
 static int resolve(wp_fleet *f, wp_fleet_set *set, const char *name,
-                   const wp_host_settings *own,
-                   const wp_host_settings *inventory_defaults) {
+                   const char *where, const wp_host_settings *own,
+                   const wp_host_settings *inventory_defaults, wp_error *err) {
   wp_host_settings s;
   if (wp_hs_copy(&s, own) != 0 ||
       (inventory_defaults && wp_hs_inherit(&s, inventory_defaults) != 0) ||
@@ -71,18 +69,21 @@ static int resolve(wp_fleet *f, wp_fleet_set *set, const char *name,
     wp_hs_free(&s);
     return 0;
   }
+  if (wp_fleet_check_auth(name, where, &s, err) != 0) {
+    wp_hs_free(&s);
+    return -1;
+  }
   set->considered++;
   if (f->shard_n > 1 && wp_shard_of(name, f->shard_n) != f->shard_k) {
     wp_hs_free(&s);
     return 0;
   }
-  wp_fleet_host *h = realloc(set->hosts, (set->count + 1) * sizeof(*h));
-  if (h == NULL) {
+  if (WP_GROW(&set->hosts, &set->cap, set->count + 1, WP_GROW_NO_CAP) !=
+      WP_GROW_OK) {
     wp_hs_free(&s);
     return -1;
   }
-  set->hosts = h;
-  h = &set->hosts[set->count++];
+  wp_fleet_host *h = &set->hosts[set->count++];
   memset(h, 0, sizeof(*h));
   h->s = s;
   return (h->name = strdup(name)) ? 0 : -1;
@@ -119,11 +120,17 @@ int wp_fleet_load(wp_fleet *f, wp_fleet *others, wp_fleet_set *set,
   if (status == 0)
     status = wp_hosts_unique(nm.o, nm.n, err);
   for (size_t i = 0; i < f->n_statics && status == 0; i++)
-    status = resolve(f, set, f->statics[i].name, &f->statics[i].s, NULL);
-  for (size_t i = 0; i < f->n_inventories && status == 0; i++)
-    for (size_t j = 0; j < inv[i].count && status == 0; j++)
-      status = resolve(f, set, inv[i].hosts[j].name, &inv[i].hosts[j].s,
-                       &inv[i].defaults);
+    status = resolve(f, set, f->statics[i].name, f->statics[i].where,
+                     &f->statics[i].s, NULL, err);
+  for (size_t i = 0; i < f->n_inventories && status == 0; i++) {
+    for (size_t j = 0; j < inv[i].count && status == 0; j++) {
+      char where[600];
+      snprintf(where, sizeof(where), "%s:%u:%u", inv[i].path,
+               inv[i].hosts[j].line, inv[i].hosts[j].column);
+      status = resolve(f, set, inv[i].hosts[j].name, where, &inv[i].hosts[j].s,
+                       &inv[i].defaults, err);
+    }
+  }
   if (status != 0 && err->message[0] == '\0')
     wp_error_nomem(err);
   for (size_t i = 0; inv != NULL && i < f->n_inventories; i++)
@@ -148,10 +155,11 @@ static int join_helper(wp_fleet *f, wp_ctx *c) {
     k++;
   int status = 0;
   if (k == f->n_groups) {
-    wp_fleet_group *g = realloc(f->groups, (k + 1) * sizeof(*g));
+    wp_fleet_group *g = NULL;
     wp_error err = {0};
-    if (g != NULL) {
-      f->groups = g;
+    if (WP_GROW(&f->groups, &f->groups_cap, k + 1, WP_GROW_NO_CAP) ==
+        WP_GROW_OK) {
+      g = f->groups;
       memset(&g[k], 0, sizeof(*g));
       g[k].program = c->helper ? strdup(c->helper) : NULL;
       g[k].h = wp_source_shared_helper(c->helper, per, &err);
@@ -223,6 +231,11 @@ static wp_ctx *host_ctx(wp_fleet *f, const wp_fleet_host *h) {
   c->connect_timeout_ms = wp_hs_connect_ms(s);
   c->query_timeout_ms = wp_hs_query_ms(s);
   c->encrypt = s->encrypt;
+  c->auth = dup_or_null(wp_fleet_auth_name(s), &ok);
+  c->principal = dup_or_null(s->principal, &ok);
+  c->keytab = dup_or_null(s->keytab, &ok);
+  c->ccache = dup_or_null(s->ccache, &ok);
+  c->krb5_config = dup_or_null(s->krb5_config, &ok);
   if (s->set & WP_HS_BIT(WP_HS_INTERVAL))
     c->interval = DOUBLE_TO_CDTIME_T(s->interval);
   c->max_clock_skew = f->max_clock_skew;
@@ -235,7 +248,7 @@ static wp_ctx *host_ctx(wp_fleet *f, const wp_fleet_host *h) {
   pthread_mutex_unlock(&f->lock);
   c->fleet = f;
   if (ok)
-    c->cred = wp_cred_get("ntlm", c->domain, c->user, c->password_file);
+    c->cred = wp_fleet_cred(s);
   if (!ok || c->cred == NULL ||
       (f->hosts_per_helper > 1 && join_helper(f, c) != 0) ||
       wp_reload_read_first(c) != 0) {

@@ -33,7 +33,7 @@ typedef struct wp_fleet_host {
 
 typedef struct wp_fleet_set {
   wp_fleet_host *hosts;
-  size_t count;
+  size_t count, cap;
   size_t considered; /* enabled hosts before the shard's choice */
 } wp_fleet_set;
 
@@ -58,14 +58,14 @@ struct wp_fleet {
   wp_connects connects;         /* MaxConcurrentConnects */
   void (*host_gone)(wp_ctx *c); /* each host's on_free (fleet.c) */
   wp_fleet_spec *statics;       /* the <Host> blocks */
-  size_t n_statics;
+  size_t n_statics, statics_cap;
   char **inventories;
   wp_file_id *inventory_ids; /* of the files the set in use came from */
-  size_t n_inventories;
+  size_t n_inventories, inventories_cap;
   /* runtime */
   wp_fleet_set hosts;
   wp_fleet_group *groups;
-  size_t n_groups;
+  size_t n_groups, groups_cap;
   plugin_read_cb read;
   cdtime_t interval; /* the block's, at init */
   bool started;

@@ -41,7 +41,10 @@ static void log_refusal(wp_ctx *c, const wp_cred_news *news) {
         c->host, c->address, c->auth_error ? c->auth_error : "refused",
         wp_cred_label(c->cred), news->others, news->others == 1 ? "" : "s",
         news->others == 1 ? "s" : "",
-        c->password_file ? c->password_file : "the environment",
+        c->keytab          ? c->keytab
+        : c->ccache        ? c->ccache
+        : c->password_file ? c->password_file
+                           : "the environment",
         CDTIME_T_TO_DOUBLE(retry));
 }
 

@@ -3,50 +3,35 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "name_cache.h"
-#include "perfdata.h"
 #include "wp_grow.h"
+#include "wp_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 uint64_t wp_name_cache_hash(const void *key, size_t len) {
-  uint64_t h = pd_hash_bytes(key, len); /* keys: 40 to 100 bytes */
-  return h != 0 ? h : 1;                /* 0 marks an empty slot */
+  uint64_t h = wp_hash_bytes(key, len); /* keys: 40 to 100 bytes */
+  return h != 0 ? h : 1;
 }
 
-/* Place s in slots (no growth, no duplicate check); where it went. */
-static wp_name_slot *place(wp_name_slot *slots, size_t cap,
-                           const wp_name_slot *s) {
-  size_t i = (size_t)s->hash & (cap - 1);
-  while (slots[i].hash != 0)
-    i = (i + 1) & (cap - 1);
-  slots[i] = *s;
-  return &slots[i];
+/* A key to find, against a kept one. */
+typedef struct cache_key {
+  const wp_name_cache *nc;
+  const void *key;
+  size_t len;
+} cache_key;
+
+static bool same_key(const void *ctx, uint32_t value) {
+  const cache_key *k = ctx;
+  const wp_name_slot *s = &k->nc->slots[value - 1];
+  return s->key_len == k->len && memcmp(s->block, k->key, k->len) == 0;
 }
 
-/* Rehash into a table of cap slots, keeping the entries keep() accepts and
- * freeing the others. */
-static bool rebuild(wp_name_cache *nc, size_t cap, uint32_t oldest) {
-  wp_name_slot *slots = calloc(cap, sizeof *slots);
-  if (slots == NULL)
-    return false;
-  size_t count = 0;
-  for (size_t i = 0; i < nc->cap; i++) {
-    wp_name_slot *s = &nc->slots[i];
-    if (s->hash == 0)
-      continue;
-    if (s->used < oldest) {
-      free(s->block);
-      continue;
-    }
-    place(slots, cap, s);
-    count++;
-  }
-  free(nc->slots);
-  nc->slots = slots;
-  nc->cap = cap;
-  nc->count = count;
-  return true;
+/* The index anew from the slots there are. */
+static void reindex(wp_name_cache *nc) {
+  wp_table_clear(&nc->index);
+  for (size_t i = 0; i < nc->count; i++)
+    wp_table_put(&nc->index, wp_hash32(nc->slots[i].hash), (uint32_t)i + 1);
 }
 
 void wp_name_cache_tick(wp_name_cache *nc) {
@@ -55,27 +40,29 @@ void wp_name_cache_tick(wp_name_cache *nc) {
       nc->interval <= WP_NAME_CACHE_KEEP)
     return;
   uint32_t oldest = nc->interval - WP_NAME_CACHE_KEEP;
-  size_t stale = 0;
-  for (size_t i = 0; i < nc->cap; i++)
-    stale += nc->slots[i].hash != 0 && nc->slots[i].used < oldest;
-  if (stale > 0) /* nothing allocated while the keys stay the same */
-    rebuild(nc, nc->cap, oldest);
+  size_t kept = 0;
+  for (size_t i = 0; i < nc->count; i++) {
+    if (nc->slots[i].used < oldest) {
+      free(nc->slots[i].block);
+      continue;
+    }
+    nc->slots[kept++] = nc->slots[i];
+  }
+  if (kept == nc->count) /* nothing changes while the keys stay the same */
+    return;
+  nc->count = kept;
+  reindex(nc);
 }
 
 const wp_name_slot *wp_name_cache_find(wp_name_cache *nc, const void *key,
                                        size_t len, uint64_t hash) {
-  if (nc->cap == 0)
+  cache_key k = {nc, key, len};
+  uint32_t v = wp_table_find(&nc->index, wp_hash32(hash), same_key, &k);
+  if (v == 0)
     return NULL;
-  for (size_t i = (size_t)hash & (nc->cap - 1);; i = (i + 1) & (nc->cap - 1)) {
-    wp_name_slot *s = &nc->slots[i];
-    if (s->hash == 0)
-      return NULL;
-    if (s->hash == hash && s->key_len == len &&
-        memcmp(s->block, key, len) == 0) {
-      s->used = nc->interval;
-      return s;
-    }
-  }
+  wp_name_slot *s = &nc->slots[v - 1];
+  s->used = nc->interval;
+  return s;
 }
 
 const wp_name_slot *wp_name_cache_put(wp_name_cache *nc, const void *key,
@@ -86,11 +73,13 @@ const wp_name_slot *wp_name_cache_put(wp_name_cache *nc, const void *key,
   size_t pi = strlen(plugin_instance) + 1, ti = strlen(type_instance) + 1;
   if (len > UINT32_MAX / 4 || pi + ti > UINT32_MAX / 4)
     return NULL; /* never from dispatch.c: its keys and names are short */
-  if ((nc->count + 1) * 2 > nc->cap &&
-      !rebuild(nc, nc->cap ? nc->cap * 2 : 64, 0)) {
+  if (WP_GROW(&nc->slots, &nc->slots_cap, nc->count + 1, WP_TABLE_MAX) !=
+          WP_GROW_OK ||
+      wp_table_reserve(&nc->index, nc->count + 1) != WP_GROW_OK) {
     nc->failed++;
     return NULL;
   }
+  nc->cap = nc->index.cap;
   wp_name_slot s = {.hash = hash,
                     .block = malloc(len + pi + ti),
                     .key_len = (uint32_t)len,
@@ -104,8 +93,9 @@ const wp_name_slot *wp_name_cache_put(wp_name_cache *nc, const void *key,
   memcpy(s.block, key, len);
   memcpy(s.block + len, plugin_instance, pi);
   memcpy(s.block + len + pi, type_instance, ti);
-  nc->count++;
-  return place(nc->slots, nc->cap, &s);
+  wp_table_put(&nc->index, wp_hash32(hash), (uint32_t)nc->count + 1);
+  nc->slots[nc->count] = s;
+  return &nc->slots[nc->count++];
 }
 
 bool wp_name_cache_positions(wp_name_cache *nc, size_t positions) {
@@ -122,11 +112,11 @@ bool wp_name_cache_positions(wp_name_cache *nc, size_t positions) {
 
 const wp_name_slot *wp_name_cache_at(wp_name_cache *nc, size_t pos,
                                      const void *key, size_t len) {
-  if (pos >= nc->hint_cap || nc->hint[pos] >= nc->cap)
+  if (pos >= nc->hint_cap || nc->hint[pos] >= nc->count)
     return NULL;
   wp_name_slot *s = &nc->slots[nc->hint[pos]];
-  /* A rebuild moves slots: the key itself decides. */
-  if (s->hash == 0 || s->key_len != len || memcmp(s->block, key, len) != 0)
+  /* A sweep moves slots: the key itself decides. */
+  if (s->key_len != len || memcmp(s->block, key, len) != 0)
     return NULL;
   s->used = nc->interval;
   return s;
@@ -139,17 +129,17 @@ void wp_name_cache_remember(wp_name_cache *nc, size_t pos,
 }
 
 void wp_name_cache_clear(wp_name_cache *nc) {
-  for (size_t i = 0; i < nc->cap; i++) {
+  for (size_t i = 0; i < nc->count; i++)
     free(nc->slots[i].block);
-    nc->slots[i] = (wp_name_slot){0};
-  }
   nc->count = 0;
   nc->failed = 0;
+  wp_table_clear(&nc->index);
 }
 
 void wp_name_cache_free(wp_name_cache *nc) {
   wp_name_cache_clear(nc);
   free(nc->slots);
+  wp_table_free(&nc->index);
   free(nc->hint);
   *nc = (wp_name_cache){0};
 }

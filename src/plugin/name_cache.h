@@ -22,10 +22,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wp_table.h"
+
 enum { WP_NAME_CACHE_KEEP = 64 };
 
 typedef struct wp_name_slot {
-  uint64_t hash; /* 0: an empty slot */
+  uint64_t hash; /* wp_name_cache_hash of the key */
   char *block; /* the key's bytes, then plugin_instance NUL type_instance NUL */
   uint32_t key_len;
   uint32_t ti;   /* offset of type_instance in block */
@@ -34,10 +36,11 @@ typedef struct wp_name_slot {
 } wp_name_slot;
 
 typedef struct wp_name_cache {
-  wp_name_slot *slots;
-  size_t cap; /* a power of two, or 0 */
-  size_t count;
-  size_t failed; /* puts refused for want of memory; the caller resets it */
+  wp_name_slot *slots; /* the keys kept, in the order put */
+  size_t count, slots_cap;
+  wp_table index; /* slot + 1, by the key's hash (wp_table.h) */
+  size_t cap;     /* the index's size in slots (at least twice count) */
+  size_t failed;  /* puts refused for want of memory; the caller resets it */
   uint32_t interval;
   /* The slot each result position used last interval: while the instance
    * set stays the same, position k has the same key again and is found
@@ -46,7 +49,7 @@ typedef struct wp_name_cache {
   size_t hint_cap;
 } wp_name_cache;
 
-/* The hash of a key (never 0). */
+/* The hash of a key (never 0: wp_hash_bytes, wp_hash.h). */
 uint64_t wp_name_cache_hash(const void *key, size_t len);
 
 /* A new interval: every WP_NAME_CACHE_KEEP intervals, the keys unused for
@@ -88,7 +91,8 @@ void wp_name_cache_remember(wp_name_cache *nc, size_t pos,
                             const wp_name_slot *s);
 
 /* Drop every entry (the counters list was replaced: path ids and types
- * mean something else now). */
+ * mean something else now). The hints stay: each is checked against its
+ * key when used. */
 void wp_name_cache_clear(wp_name_cache *nc);
 
 /* wp_name_cache_clear and release the table. */

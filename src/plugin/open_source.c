@@ -8,7 +8,18 @@
 
 #include <string.h>
 
-int wp_ctx_open_source(wp_ctx *c) {
+#include "collectd/core/daemon/configfile.h"
+
+/* A Replay of a .blg (src/source/replay_blg.h): its values at their own
+ * times and, without a Host option, under the logged machine's name;
+ * the log's warnings logged. 0, or -1 without memory. */
+static int wp_ctx_open_blg(wp_ctx *c);
+
+/* Open the context's source (the local registry, its replay directory or
+ * its remote host: src/source/open.h decides what the platform has) and
+ * settle which timestamp its values carry. 0, or -1 with the reason
+ * logged. */
+static int wp_ctx_open_source(wp_ctx *c) {
   /* A log is history: replayed once, unless ReplayLoop says otherwise
    * (collectd drops a value older than the last one of its series). */
   if (c->replay_dir != NULL && wp_replay_is_blg(c->replay_dir) &&
@@ -29,6 +40,13 @@ int wp_ctx_open_source(wp_ctx *c) {
               .connect_timeout_ms = c->connect_timeout_ms,
               .query_timeout_ms = c->query_timeout_ms,
               .encrypt = c->encrypt,
+              .auth = c->auth,
+              .principal = c->principal,
+              .keytab = c->keytab,
+              .ccache = c->ccache,
+              .krb5_config = c->krb5_config,
+              /* Kerberos caches: a private directory under BaseDir */
+              .krb5_parent = global_option_get("BaseDir"),
               .shared = c->shared,
           },
   };
@@ -64,7 +82,7 @@ int wp_ctx_start(wp_ctx *c) {
   return wp_ctx_open_source(c);
 }
 
-int wp_ctx_open_blg(wp_ctx *c) {
+static int wp_ctx_open_blg(wp_ctx *c) {
   /* A Perfmon log is history: its values keep their own times unless
    * Timestamp "now" says otherwise, under the logged machine's name unless
    * Host gives one. */

@@ -278,7 +278,8 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
                "HostsFile, Shard, MaxClockSkew, AuthRetryInterval, "
                "MaxConcurrentConnects, a host default (Port, User, Domain, "
                "PasswordFile, Timeout, ConnectTimeout, QueryTimeout, Encrypt, "
-               "Interval, Auth) or a <Host> block)",
+               "Interval, Auth, Principal, Keytab, CCache, Krb5Config) or a "
+               "<Host> block)",
         k);
   return -1;
 }

@@ -7,8 +7,8 @@
  * interval and never the previous sample.
  */
 #include "read.h"
-#include "clashes.h"
 #include "counters.h"
+#include "dispatch.h"
 #include "host.h"
 #include "name_table.h"
 #include "reload.h"

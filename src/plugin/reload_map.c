@@ -1,17 +1,18 @@
 /* collectd-winperf: old and new counter list entries paired (reload_map.h).
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * An open-addressing table of the old entries, hashed on the path only (so
- * a new key needs no change here: entries that differ in a key share a
- * bucket and wp_reload_entry_same tells them apart). A matched old entry
- * leaves a tombstone, so it is not used twice.
+ * A table (wp_table.h) of the old entries, hashed on the path only (so a
+ * new key needs no change here: entries that differ in a key share a hash
+ * and wp_reload_entry_same tells them apart). A matched old entry is
+ * marked used, so it is not used twice.
  */
 #include "reload_map.h"
+#include "wp_grow.h"
+#include "wp_hash.h"
+#include "wp_table.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TOMBSTONE SIZE_MAX /* a used old entry; 0 is an empty slot */
 
 static bool same_str(const char *a, const char *b) {
   if (a == NULL || b == NULL)
@@ -36,8 +37,12 @@ static bool same_card(const wp_card_config *a, const wp_card_config *b) {
          a->max_instances == b->max_instances;
 }
 
-bool wp_reload_entry_same(const wp_counter_entry *a,
-                          const wp_counter_entry *b) {
+/* Whether two entries are the same: the same path and the same keys (type,
+ * naming overrides, scale, raw). Where in the file they are does not count.
+ * THE one place that says it: a new field of wp_counter_entry that changes
+ * what an entry dispatches is compared here. */
+static bool wp_reload_entry_same(const wp_counter_entry *a,
+                                 const wp_counter_entry *b) {
   /* Every key of wp_counter_entry is compared here, and a new key must be
    * added here. Not compared: line, column, type_line, type_column (where,
    * not what); the wildcard flags (they follow from the paths). */
@@ -50,44 +55,48 @@ bool wp_reload_entry_same(const wp_counter_entry *a,
          same_card(&a->card, &b->card);
 }
 
-static size_t hash_path(const char *s) { /* FNV-1a */
-  uint64_t h = 14695981039346656037ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return (size_t)(h ^ (h >> 32));
+static uint32_t hash_path(const char *s) {
+  return wp_hash32(wp_hash_bytes(s, strlen(s)));
+}
+
+/* A new entry against the old ones not used yet. */
+typedef struct old_key {
+  const wp_counter_list *old;
+  const bool *used;
+  const wp_counter_entry *e;
+} old_key;
+
+static bool unused_same(const void *ctx, uint32_t value) {
+  const old_key *k = ctx;
+  return !k->used[value - 1] &&
+         wp_reload_entry_same(&k->old->entries[value - 1], k->e);
 }
 
 int wp_reload_map(const wp_counter_list *old, const wp_counter_list *now,
                   size_t *map, size_t *kept) {
-  size_t cap = 16;
-  while (cap < 2 * old->count) /* old->count <= WP_COUNTERS_MAX_ENTRIES */
-    cap *= 2;
-  size_t *slot = calloc(cap, sizeof(*slot)); /* old index + 1, 0: empty */
-  if (slot == NULL)
+  wp_table index = {0}; /* old->count <= WP_COUNTERS_MAX_ENTRIES */
+  bool *used = calloc(old->count ? old->count : 1, sizeof *used);
+  if (used == NULL || wp_table_reserve(&index, old->count) != WP_GROW_OK) {
+    free(used);
+    wp_table_free(&index);
     return -1;
-  for (size_t j = 0; j < old->count; j++) {
-    size_t h = hash_path(old->entries[j].path) & (cap - 1);
-    while (slot[h] != 0)
-      h = (h + 1) & (cap - 1);
-    slot[h] = j + 1;
   }
+  for (size_t j = 0; j < old->count; j++)
+    wp_table_put(&index, hash_path(old->entries[j].path), (uint32_t)j + 1);
   *kept = 0;
   for (size_t i = 0; i < now->count; i++) {
     const wp_counter_entry *e = &now->entries[i];
-    map[i] = WP_RELOAD_NONE;
-    /* First free-or-matching slot in insertion order: the old list's
-     * first copy of a duplicated entry is found first. */
-    for (size_t h = hash_path(e->path) & (cap - 1); slot[h] != 0;
-         h = (h + 1) & (cap - 1)) {
-      if (slot[h] == TOMBSTONE ||
-          !wp_reload_entry_same(&old->entries[slot[h] - 1], e))
-        continue;
-      map[i] = slot[h] - 1;
-      slot[h] = TOMBSTONE;
+    /* The first unused match in the order put: the old list's first copy
+     * of a duplicated entry is found first. */
+    old_key k = {old, used, e};
+    uint32_t v = wp_table_find(&index, hash_path(e->path), unused_same, &k);
+    map[i] = v == 0 ? WP_RELOAD_NONE : v - 1;
+    if (v != 0) {
+      used[v - 1] = true;
       (*kept)++;
-      break;
     }
   }
-  free(slot);
+  free(used);
+  wp_table_free(&index);
   return 0;
 }

@@ -17,12 +17,6 @@
 /* No entry of the old list: an added entry. */
 #define WP_RELOAD_NONE SIZE_MAX
 
-/* Whether two entries are the same: the same path and the same keys (type,
- * naming overrides, scale, raw). Where in the file they are does not count.
- * THE one place that says it: a new field of wp_counter_entry that changes
- * what an entry dispatches is compared here. */
-bool wp_reload_entry_same(const wp_counter_entry *a, const wp_counter_entry *b);
-
 /* For each entry i of `now`, map[i] = the entry of `old` that is the same
  * (wp_reload_entry_same), or WP_RELOAD_NONE: an added entry. Each old entry
  * is used at most once (a path listed twice with the same keys maps to the

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "dcerpc.h"
-#include "../common/wp_grow.h"
+#include "wp_grow.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -252,6 +252,28 @@ void dcerpc_reasm_reset(dcerpc_reasm *r, uint32_t call_id) {
   r->fault = 0;
 }
 
+/* "nca_s_op_rng_error", "access denied", ... or NULL. */
+static const char *dcerpc_fault_name(uint32_t status) {
+  switch (status) {
+  case 0x00000005:
+    return "access denied";
+  case 0x000006f7:
+    return "bad stub data";
+  case 0x1c010002:
+    return "nca_s_op_rng_error: unknown operation";
+  case 0x1c010003:
+    return "nca_s_unk_if: unknown interface";
+  case 0x1c01000b:
+    return "nca_s_proto_error";
+  case 0x1c00001a:
+    return "nca_s_fault_context_mismatch";
+  case 0x00000721:
+    return "RPC_S_SEC_PKG_ERROR";
+  default:
+    return NULL;
+  }
+}
+
 void dcerpc_reasm_free(dcerpc_reasm *r) {
   free(r->data);
   r->data = NULL;
@@ -322,25 +344,4 @@ dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
   if (h.flags & DCERPC_PFC_LAST_FRAG)
     r->done = 1;
   return DCERPC_OK;
-}
-
-const char *dcerpc_fault_name(uint32_t status) {
-  switch (status) {
-  case 0x00000005:
-    return "access denied";
-  case 0x000006f7:
-    return "bad stub data";
-  case 0x1c010002:
-    return "nca_s_op_rng_error: unknown operation";
-  case 0x1c010003:
-    return "nca_s_unk_if: unknown interface";
-  case 0x1c01000b:
-    return "nca_s_proto_error";
-  case 0x1c00001a:
-    return "nca_s_fault_context_mismatch";
-  case 0x00000721:
-    return "RPC_S_SEC_PKG_ERROR";
-  default:
-    return NULL;
-  }
 }

@@ -14,8 +14,8 @@
 #ifndef WP_DCERPC_H
 #define WP_DCERPC_H
 
-#include "../common/wp_error.h"
-#include "../wire/wire.h"
+#include "wp_error.h"
+#include "wire.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -142,8 +142,5 @@ void dcerpc_reasm_free(dcerpc_reasm *r);
  * the last fragment. A fault PDU returns DCERPC_E_FAULT with r->fault. */
 dcerpc_status dcerpc_reasm_add(dcerpc_reasm *r, const uint8_t *frag, size_t len,
                                wp_error *err);
-
-/* "nca_s_op_rng_error", "access denied", ... or NULL. */
-const char *dcerpc_fault_name(uint32_t status);
 
 #endif

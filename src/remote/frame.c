@@ -2,7 +2,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "frame.h"
-#include "../wire/wire.h"
+#include "wire.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +70,9 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
   case WPR_MSG_QUERY:
   case WPR_MSG_NAMES:
     type_max = WPR_REQUEST_MAX;
+    break;
+  case WPR_MSG_REPORT:
+    type_max = 0;
     break;
   case WPR_MSG_SQUERY:
     type_max = WPR_SESSION_ID_LEN + WPR_REQUEST_MAX;

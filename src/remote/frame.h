@@ -8,6 +8,9 @@
  *   QUERY 'Q': the value name to read from HKEY_PERFORMANCE_DATA, ASCII
  *              ("Global" or an index list such as "238 2 4")
  *   NAMES 'N': empty: the "Counter 009" name table
+ *   REPORT 'K': empty: how the last logon went (Kerberos: realm, SPN, clock
+ *              offset, ticket times), answered by DATA of type 0 holding
+ *              "key<TAB>value" lines; for `winperf doctor`
  * Answers (helper -> plugin):
  *   DATA  'D': u32 LE registry type, then the value's bytes
  *   ERROR 'E': u8 error kind (wpr_error_kind), then a UTF-8 message
@@ -22,7 +25,7 @@
 #ifndef WP_REMOTE_FRAME_H
 #define WP_REMOTE_FRAME_H
 
-#include "../common/wp_error.h"
+#include "wp_error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,6 +43,7 @@
 enum {
   WPR_MSG_QUERY = 'Q',
   WPR_MSG_NAMES = 'N',
+  WPR_MSG_REPORT = 'K',
   WPR_MSG_DATA = 'D',
   WPR_MSG_ERROR = 'E',
   WPR_MSG_OPEN = 'O',

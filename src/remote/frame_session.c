@@ -3,7 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "frame_session.h"
-#include "../wire/wire.h"
+#include "wire.h"
 
 #include <string.h>
 
@@ -53,10 +53,19 @@ static int numbers_ok(const wpr_open *o) {
          o->buffer_size <= 0x4000000u;
 }
 
+static uint8_t open_flags(const wpr_open *o) {
+  return (uint8_t)((o->encrypt ? WPR_OPEN_ENCRYPT : 0) |
+                   ((unsigned)o->auth << WPR_OPEN_AUTH_SHIFT));
+}
+
 size_t wpr_build_open(uint8_t *out, size_t cap, const wpr_open *o) {
-  const char *s[4] = {o->host, o->user, o->domain, o->credentials};
+  const char *s[WPR_OPEN_STRINGS] = {o->host,        o->user,       o->domain,
+                                     o->credentials, o->principal,  o->keytab,
+                                     o->ccache,      o->krb5_config};
   size_t n = OPEN_strings;
-  for (int i = 0; i < 4; i++) {
+  if (o->auth < 0 || o->auth > 2)
+    return 0;
+  for (int i = 0; i < WPR_OPEN_STRINGS; i++) {
     size_t k = str_len(s[i]);
     if (i == 0 ? !host_ok(s[i] ? s[i] : "", k) : !text_ok(s[i], k))
       return 0;
@@ -69,9 +78,9 @@ size_t wpr_build_open(uint8_t *out, size_t cap, const wpr_open *o) {
   wire_st32(&w, OPEN_connect_ms, o->connect_timeout_ms);
   wire_st32(&w, OPEN_query_ms, o->query_timeout_ms);
   wire_st32(&w, OPEN_buffer_size, o->buffer_size);
-  wire_st8(&w, OPEN_flags, o->encrypt ? WPR_OPEN_ENCRYPT : 0);
+  wire_st8(&w, OPEN_flags, open_flags(o));
   size_t off = OPEN_strings;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < WPR_OPEN_STRINGS; i++) {
     size_t k = str_len(s[i]);
     if (k)
       memcpy(out + off, s[i], k);
@@ -83,25 +92,31 @@ size_t wpr_build_open(uint8_t *out, size_t cap, const wpr_open *o) {
 
 int wpr_parse_open(const uint8_t *payload, size_t len, wpr_open *o,
                    wp_error *err) {
-  static const char *const what[4] = {"host", "user", "domain",
-                                      "credentials file"};
-  if (len < OPEN_strings + 5 || len > WPR_OPEN_MAX)
+  static const char *const what[WPR_OPEN_STRINGS] = {
+      "host",      "user",   "domain", "credentials file",
+      "principal", "keytab", "ccache", "krb5.conf"};
+  if (len < OPEN_strings + 1 + WPR_OPEN_STRINGS || len > WPR_OPEN_MAX)
     return wp_error_set(err, "open: payload of %zu bytes (%u..%u allowed)", len,
-                        OPEN_strings + 5, WPR_OPEN_MAX);
+                        OPEN_strings + 1 + WPR_OPEN_STRINGS, WPR_OPEN_MAX);
   wire_bytes b = wire_le(payload, len);
   o->port = wire_ld32(&b, OPEN_port);
   o->connect_timeout_ms = wire_ld32(&b, OPEN_connect_ms);
   o->query_timeout_ms = wire_ld32(&b, OPEN_query_ms);
   o->buffer_size = wire_ld32(&b, OPEN_buffer_size);
   uint8_t flags = wire_ld8(&b, OPEN_flags);
-  if (!numbers_ok(o) || (flags & ~WPR_OPEN_ENCRYPT) != 0)
+  if (!numbers_ok(o) ||
+      (flags & ~(WPR_OPEN_ENCRYPT | WPR_OPEN_AUTH_MASK)) != 0 ||
+      (flags & WPR_OPEN_AUTH_MASK) == WPR_OPEN_AUTH_MASK)
     return wp_error_set(err, "open: port, timeout, buffer size or flags out "
                              "of range");
   o->encrypt = flags & WPR_OPEN_ENCRYPT;
+  o->auth = (flags & WPR_OPEN_AUTH_MASK) >> WPR_OPEN_AUTH_SHIFT;
   /* The strings, copied so each ends in the NUL the payload must carry. */
   size_t off = OPEN_strings;
-  const char **dst[4] = {&o->host, &o->user, &o->domain, &o->credentials};
-  for (int i = 0; i < 4; i++) {
+  const char **dst[WPR_OPEN_STRINGS] = {
+      &o->host,      &o->user,   &o->domain, &o->credentials,
+      &o->principal, &o->keytab, &o->ccache, &o->krb5_config};
+  for (int i = 0; i < WPR_OPEN_STRINGS; i++) {
     const uint8_t *nul = memchr(payload + off, 0, len - off);
     if (nul == NULL)
       return wp_error_set(err, "open: the %s is not terminated", what[i]);

@@ -3,6 +3,7 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "helper_config.h"
+#include "auth.h"
 #include "rrp.h"
 
 #include <errno.h>
@@ -130,6 +131,9 @@ int helper_load_credentials(helper_cfg *cfg, herr *e) {
     cfg->user[0] = '\0';
   if (!cfg->domain_from_argv)
     cfg->domain[0] = '\0';
+  /* Kerberos with a keytab or a ticket cache: the key is there. */
+  if (cfg->keytab != NULL || cfg->ccache != NULL)
+    return 0;
   if (cfg->credentials != NULL) {
     if (load_file(cfg, e) != 0)
       return -1;
@@ -161,8 +165,12 @@ static void usage(void) {
           "[--domain NAME]\n"
           "         [--credentials FILE] [--connect-timeout MS] "
           "[--query-timeout MS]\n"
-          "         [--buffer-size BYTES] [--encrypt] [--smb-conf FILE] HOST\n"
-          "       winperf-remote-helper --sessions N [--smb-conf FILE]\n"
+          "         [--buffer-size BYTES] [--encrypt] [--smb-conf FILE]\n"
+          "         [--auth ntlm|kerberos|negotiate] [--principal NAME]\n"
+          "         [--keytab FILE | --ccache FILE:PATH] [--krb5-config FILE]\n"
+          "         [--krb5-dir DIR] HOST\n"
+          "       winperf-remote-helper --sessions N [--smb-conf FILE] "
+          "[--krb5-dir DIR]\n"
           "Speaks the winperf framed protocol on stdin/stdout; meant to be "
           "started by\nthe collectd-winperf plugin or the winperf tool.\n");
 }
@@ -188,6 +196,19 @@ static int value_option(helper_cfg *cfg, const char *a, const char *v,
     cfg->buffer_size = parse_uint(v, RRP_MAX_DATA, ok);
   } else if (strcmp(a, "--query-timeout") == 0) {
     cfg->query_timeout_ms = parse_uint(v, 3600000, ok);
+  } else if (strcmp(a, "--auth") == 0) {
+    cfg->auth = wpr_auth_parse(v);
+    *ok = *ok && cfg->auth != WPR_AUTH_DEFAULT;
+  } else if (strcmp(a, "--principal") == 0) {
+    cfg->principal = v;
+  } else if (strcmp(a, "--keytab") == 0) {
+    cfg->keytab = v;
+  } else if (strcmp(a, "--ccache") == 0) {
+    cfg->ccache = v;
+  } else if (strcmp(a, "--krb5-config") == 0) {
+    cfg->krb5_config = v;
+  } else if (strcmp(a, "--krb5-dir") == 0) {
+    cfg->krb5_dir = v;
   } else if (strcmp(a, "--sessions") == 0) {
     cfg->sessions = parse_uint(v, HELPER_SESSIONS_MAX, ok);
     *ok = *ok && cfg->sessions > 0;
@@ -203,6 +224,7 @@ int helper_parse_args(helper_cfg *cfg, int argc, char **argv) {
   cfg->connect_timeout_ms = 10000;
   cfg->query_timeout_ms = 30000;
   cfg->buffer_size = FIRST_QUERY_SIZE;
+  cfg->auth = WPR_AUTH_DEFAULT;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -221,6 +243,9 @@ int helper_parse_args(helper_cfg *cfg, int argc, char **argv) {
       cfg->host = a;
     }
   }
+  wpr_auth_settings as = {(wpr_auth)cfg->auth, cfg->principal,   cfg->keytab,
+                          cfg->ccache,         cfg->krb5_config, false};
+  cfg->auth = wpr_auth_resolve(&as);
   /* Several hosts: each OPEN names its own, none on the command line. */
   if (cfg->sessions > 0 && ok && cfg->host == NULL)
     return 0;

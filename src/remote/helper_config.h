@@ -33,6 +33,14 @@ typedef struct helper_cfg {
   /* --sessions N: serve up to N hosts, each opened by an OPEN message
    * (helper_sessions.h); 0: the one HOST of the command line. */
   unsigned sessions;
+  /* How to log on (auth.h: ntlm, kerberos, negotiate) and Kerberos'
+   * credential source (helper_krb5.h); NULL: not given. */
+  int auth;
+  const char *principal, *keytab, *ccache, *krb5_config;
+  const char *krb5_dir; /* --krb5-dir: the private directory for caches */
+  /* While libsmbclient logs on with Kerberos: the tickets it uses (the
+   * auth callback then gives their principal and no password). */
+  const struct hkrb5_conn *krb_logon;
   /* A session's settings: the environment's credentials as the helper
    * found them at its start (the password is unset from the environment
    * then), in place of getenv; NULL: getenv. */

@@ -10,7 +10,7 @@
 /* An error to send back: kind + message. */
 typedef struct herr {
   wpr_error_kind kind;
-  char msg[512];
+  char msg[1024];
   int transport; /* the SMB connection broke: reconnect and maybe retry */
 } herr;
 

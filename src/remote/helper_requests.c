@@ -4,6 +4,7 @@
 #include "helper_requests.h"
 #include "frame.h"
 #include "helper_answer.h"
+#include "helper_krb5.h"
 #include "helper_sessions.h"
 
 #include <errno.h>
@@ -31,6 +32,11 @@ static int answer(int out_fd, conn *c, helper_cfg *cfg, uint8_t type,
   char name[WPR_REQUEST_MAX + 1];
   if (type == WPR_MSG_NAMES)
     return helper_answer_query(out_fd, c, cfg, NULL);
+  if (type == WPR_MSG_REPORT) {
+    char text[4096];
+    size_t n = hkrb5_report(cfg, text, sizeof(text));
+    return helper_send_data(out_fd, 0, (const uint8_t *)text, (uint32_t)n);
+  }
   if (wpr_parse_query(payload, len, name, sizeof(name), &pe) != 0) {
     herr e;
     herr_set(&e, WPR_ERR_REQUEST, "%s", pe.message);
@@ -42,7 +48,8 @@ static int answer(int out_fd, conn *c, helper_cfg *cfg, uint8_t type,
 /* Whether a request of that type belongs to this helper's stream. */
 static int expected(const helper_cfg *cfg, uint8_t type) {
   if (cfg->sessions == 0)
-    return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES;
+    return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES ||
+           type == WPR_MSG_REPORT;
   return type == WPR_MSG_OPEN || type == WPR_MSG_SQUERY ||
          type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE;
 }

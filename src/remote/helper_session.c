@@ -5,6 +5,7 @@
  */
 #include "helper_session.h"
 #include "frame_session.h"
+#include "helper_logon.h"
 #include "helper_watchdog.h"
 
 #include <errno.h>
@@ -17,14 +18,8 @@ static void auth_fn(SMBCCTX *c, const char *srv, const char *shr, char *wg,
   (void)srv;
   (void)shr;
   const helper_cfg *cfg = smbc_getOptionUserData(c);
-  if (cfg == NULL)
-    return;
-  if (cfg->domain[0] && wglen > 0)
-    snprintf(wg, (size_t)wglen, "%s", cfg->domain);
-  if (unlen > 0)
-    snprintf(un, (size_t)unlen, "%s", cfg->user);
-  if (pwlen > 0)
-    snprintf(pw, (size_t)pwlen, "%s", cfg->password);
+  if (cfg != NULL)
+    helper_logon_identity(cfg, wg, wglen, un, unlen, pw, pwlen);
 }
 
 /* The watchdog for a step bounded by ms: later than libsmbclient's own
@@ -155,6 +150,7 @@ static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
   smbc_setPort(ctx, (uint16_t)(cfg->port ? cfg->port : HELPER_DEFAULT_PORT));
   if (cfg->encrypt)
     smbc_setOptionSmbEncryptionLevel(ctx, SMBC_ENCRYPTLEVEL_REQUIRE);
+  helper_logon_context(ctx, cfg);
   if (cfg->smb_conf != NULL && smbc_setConfiguration(ctx, cfg->smb_conf)) {
     herr_set(e, WPR_ERR_CONFIG, "cannot load %s", cfg->smb_conf);
     smbc_free_context(ctx, 1);
@@ -209,6 +205,9 @@ static int connect_host(conn *c, helper_cfg *cfg, herr *e) {
   if (helper_load_credentials(cfg, e) != 0)
     return -1;
   arm(cfg, cfg->connect_timeout_ms, "connecting to");
+  /* Kerberos: the tickets first, under the same watchdog */
+  if (helper_logon_prepare(cfg, &c->krb, e) != 0)
+    goto fail;
   c->ctx = new_context(cfg, e);
   if (c->ctx == NULL)
     goto fail;
@@ -216,10 +215,12 @@ static int connect_host(conn *c, helper_cfg *cfg, herr *e) {
   snprintf(url, sizeof(url), "smb://%s/IPC$/winreg", cfg->host);
   errno = 0;
   c->pipe = smbc_getFunctionOpen(c->ctx)(c->ctx, url, O_RDWR, 0);
-  if (c->pipe == NULL) {
-    open_error(e, cfg, errno);
+  int open_errno = errno;
+  if (c->pipe == NULL && !helper_logon_failed(e, cfg, open_errno))
+    open_error(e, cfg, open_errno);
+  helper_logon_done(c->ctx, cfg, c->pipe == NULL ? e : NULL);
+  if (c->pipe == NULL)
     goto fail;
-  }
   /* Bind to winreg v1.0 with NDR (C706 12.6.4.3). */
   c->max_xmit = DCERPC_DEFAULT_FRAG;
   uint32_t call_id = ++c->call_id;
@@ -269,6 +270,7 @@ static int connect_host(conn *c, helper_cfg *cfg, herr *e) {
   watchdog_disarm();
   return 0;
 fail:
+  cfg->krb_logon = NULL;
   disconnect(c); /* still under the watchdog: a logoff may wait too */
   watchdog_disarm();
   return -1;
@@ -329,8 +331,30 @@ static int query_value(conn *c, const helper_cfg *cfg, const char *name,
   }
 }
 
+/* BaseRegCloseKey when a key is open. */
+static void close_key(conn *c, const helper_cfg *cfg) {
+  if (c->have_key) {
+    herr e;
+    uint8_t stub[RRP_HANDLE_LEN];
+    size_t n = rrp_build_close_key(stub, sizeof(stub), &c->key);
+    arm(cfg, cfg->query_timeout_ms, "closing the key on");
+    if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
+      uint32_t werr;
+      wp_error pe;
+      (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, &pe);
+    }
+    watchdog_disarm();
+  }
+}
+
 int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
                   rrp_query_result *res, herr *e) {
+  /* A Kerberos logon whose ticket is getting old logs on again now, with a
+   * fresh ticket, before the server ends the session at its expiry. */
+  if (c->have_key && helper_logon_stale(&c->krb)) {
+    close_key(c, cfg);
+    disconnect(c);
+  }
   for (int attempt = 0; attempt < 2; attempt++) {
     int fresh = 0;
     if (!c->have_key) {
@@ -355,18 +379,8 @@ int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
 }
 
 void session_close(conn *c, const helper_cfg *cfg) {
-  if (c->have_key) {
-    herr e;
-    uint8_t stub[RRP_HANDLE_LEN];
-    size_t n = rrp_build_close_key(stub, sizeof(stub), &c->key);
-    arm(cfg, cfg->query_timeout_ms, "closing the key on");
-    if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
-      uint32_t werr;
-      wp_error pe;
-      (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, &pe);
-    }
-    watchdog_disarm();
-  }
+  close_key(c, cfg);
   disconnect(c);
   dcerpc_reasm_free(&c->reasm);
+  hkrb5_release(&c->krb);
 }

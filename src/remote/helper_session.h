@@ -13,6 +13,7 @@
 #include "dcerpc.h"
 #include "helper_config.h"
 #include "helper_error.h"
+#include "helper_krb5.h"
 #include "rrp.h"
 
 #include <libsmbclient.h>
@@ -26,6 +27,7 @@ typedef struct conn {
   uint16_t max_xmit;
   uint32_t size_hint; /* last data buffer size that sufficed */
   uint32_t names_hint;
+  hkrb5_conn krb; /* its Kerberos tickets, when it logs on so */
   dcerpc_reasm reasm;
   uint8_t frag[DCERPC_MAX_FRAG + 1];
 } conn;

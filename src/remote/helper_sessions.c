@@ -15,6 +15,7 @@ struct hsession {
   helper_cfg cfg; /* host and credentials point into the strings below */
   char host[WPR_OPEN_HOST_MAX + 1];
   char credentials[WPR_OPEN_STR_MAX + 1];
+  char krb5[WPR_OPEN_MAX]; /* principal, keytab, ccache, krb5.conf */
   conn c;
 };
 
@@ -60,6 +61,18 @@ static int session_settings(hsession *s, const hsessions *t, const wpr_open *o,
   cfg->query_timeout_ms = o->query_timeout_ms;
   cfg->buffer_size = o->buffer_size ? o->buffer_size : t->base->buffer_size;
   cfg->encrypt = o->encrypt;
+  cfg->auth = o->auth;
+  cfg->krb5_dir = t->base->krb5_dir;
+  /* the Kerberos strings, kept one after the other (NULL: not given) */
+  const char *in[4] = {o->principal, o->keytab, o->ccache, o->krb5_config};
+  const char **out[4] = {&cfg->principal, &cfg->keytab, &cfg->ccache,
+                         &cfg->krb5_config};
+  size_t used = 0;
+  for (int i = 0; i < 4; i++) {
+    size_t k = strlen(in[i]);
+    *out[i] = k ? memcpy(s->krb5 + used, in[i], k + 1) : NULL;
+    used += k + 1; /* the payload held all of them in WPR_OPEN_MAX */
+  }
   if (o->user[0]) {
     snprintf(cfg->user, sizeof(cfg->user), "%s", o->user);
     cfg->user_from_argv = 1;

@@ -8,7 +8,7 @@
 #ifndef WP_RRP_H
 #define WP_RRP_H
 
-#include "../common/wp_error.h"
+#include "wp_error.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -19,9 +19,3 @@ void wp_buffer_free(wp_buffer *buf) {
   buf->data = NULL;
   buf->len = buf->cap = 0;
 }
-
-void wp_buffer_swap(wp_buffer *a, wp_buffer *b) {
-  wp_buffer t = *a;
-  *a = *b;
-  *b = t;
-}

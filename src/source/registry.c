@@ -162,7 +162,9 @@ wp_source_status wp_registry_names_local(wp_source *src, wp_buffer *out,
   return names_from(src, HKEY_PERFORMANCE_NLSTEXT, out, err);
 }
 
-void wp_registry_reload(wp_source *src) {
+/* Close HKEY_PERFORMANCE_DATA now (every provider unloads); the next
+ * collect reopens it. */
+static void wp_registry_reload(wp_source *src) {
   registry_source *rs = (registry_source *)src;
   if (rs->key_used) {
     RegCloseKey(HKEY_PERFORMANCE_DATA); /* unloads every provider */

@@ -7,7 +7,7 @@
  * high-water size is kept between intervals and bounded by max_size;
  * ERROR_BUSY is retried briefly. The key stays open between intervals
  * (providers stay loaded, as PDH does) and is closed by destroy() and by
- * wp_registry_reload().
+ * wp_registry_counters_changed() when counters were installed or removed.
  *
  * names() gives the English Counter table (HKEY_PERFORMANCE_TEXT);
  * wp_registry_names_local() the UI language's (HKEY_PERFORMANCE_NLSTEXT).
@@ -47,10 +47,6 @@ wp_source_status wp_registry_names_local(wp_source *src, wp_buffer *out,
  * the last reload (counters were installed or removed): if so the key is
  * reloaded and true returned; the caller then fetches the names again. */
 bool wp_registry_counters_changed(wp_source *src);
-
-/* Close HKEY_PERFORMANCE_DATA now (every provider unloads); the next
- * collect reopens it. Use when a name lookup fails. */
-void wp_registry_reload(wp_source *src);
 
 void wp_registry_get_stats(const wp_source *src, wp_registry_stats *out);
 

@@ -9,7 +9,9 @@
  * (remote_shared.h) opens a session in it and speaks SQUERY and SNAMES.
  */
 #include "remote.h"
-#include "../remote/frame_session.h"
+#include "frame_session.h"
+#include "remote_auth.h"
+#include "remote_dir.h"
 #include "remote_proc.h"
 #include "remote_shared.h"
 
@@ -37,6 +39,7 @@ typedef struct wp_remote {
   char *host, *user, *domain, *credentials, *helper;
   char port[12], connect_ms[16], query_ms[16], buffer_size[16];
   int encrypt;
+  wp_remote_auth auth;      /* NTLM, Kerberos or negotiate */
   unsigned timeout_ms;      /* connect + query + margin */
   wpr_open open;            /* a shared helper's OPEN (strings: the above) */
   wp_helper_proc own;       /* the helper of its own */
@@ -85,7 +88,7 @@ static void reap_failed(wp_remote *r, int force) {
 }
 
 static wp_source_status spawn(wp_remote *r, wp_error *err) {
-  const char *argv[24];
+  const char *argv[40];
   int n = 0;
   const char *what = "";
   int e = 0;
@@ -118,10 +121,19 @@ static wp_source_status spawn(wp_remote *r, wp_error *err) {
     }
     if (r->encrypt)
       argv[n++] = "--encrypt";
+    /* Kerberos: a private directory for the caches, removed once the
+     * helper is reaped (remote_dir.h) */
+    if (wp_remote_auth_krb5(&r->auth) &&
+        wp_private_dir_make(r->auth.krb5_parent, &r->proc->dir, err) != 0) {
+      r->last_err = WP_REMOTE_ERR_CONFIG;
+      return WP_SOURCE_ERROR;
+    }
+    wp_remote_auth_argv(&r->auth, r->proc->dir, argv, &n);
     argv[n++] = r->host;
     argv[n] = NULL;
     if (wp_proc_spawn(r->proc, r->helper, argv, &what, &e) == 0)
       return WP_SOURCE_OK;
+    wp_private_dir_remove(&r->proc->dir);
   }
   if (strcmp(what, "exec") == 0)
     return fail(
@@ -368,6 +380,7 @@ static void remote_destroy(wp_source *src) {
   free(r->domain);
   free(r->credentials);
   free(r->helper);
+  wp_remote_auth_free(&r->auth);
   free(r);
 }
 
@@ -424,6 +437,7 @@ static void settings(wp_remote *r, const wp_remote_options *opt) {
                        .user = r->user,
                        .domain = r->domain,
                        .credentials = r->credentials};
+  wp_remote_auth_open(&r->auth, &r->open);
 }
 
 wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
@@ -449,10 +463,21 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
   r->helper = dup_opt(opt->helper ? opt->helper : WP_REMOTE_HELPER_PATH, &ok);
   r->own = (wp_helper_proc)WP_HELPER_PROC_NONE;
   r->proc = &r->own;
+  const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
+  if (ok && wp_remote_auth_init(
+                &r->auth, opt->auth, opt->principal, opt->keytab, opt->ccache,
+                opt->krb5_config, opt->krb5_parent, opt->host,
+                opt->credentials_file != NULL || (pw != NULL && pw[0] != '\0'),
+                err) != 0) {
+    remote_destroy(&r->base);
+    return NULL;
+  }
   if (opt->shared != NULL) {
     r->shared = opt->shared;
     wp_remote_helper_ref(r->shared);
     r->proc = wp_remote_helper_proc(r->shared);
+    if (wp_remote_auth_krb5(&r->auth))
+      wp_remote_helper_want_krb5(r->shared, r->auth.krb5_parent);
   }
   r->last_err = WP_REMOTE_ERR_NONE;
   r->encrypt = opt->encrypt;
@@ -477,4 +502,13 @@ int wp_remote_last_error(const wp_source *src) {
 
 pid_t wp_remote_helper_pid(const wp_source *src) {
   return ((const wp_remote *)src)->proc->pid;
+}
+
+wp_source_status wp_remote_report(wp_source *src, wp_buffer *out,
+                                  wp_error *err) {
+  wp_remote *r = (wp_remote *)src;
+  if (r->shared != NULL)
+    return fail(r, WP_REMOTE_ERR_REQUEST, err,
+                "remote %s: no report from a shared helper", r->host);
+  return request(r, WPR_MSG_REPORT, NULL, out, err);
 }

@@ -32,6 +32,16 @@ typedef struct wp_remote_options {
   unsigned query_timeout_ms;    /* 0: 30000 */
   unsigned buffer_size;         /* first query buffer; 0: 256 KiB */
   int encrypt;                  /* require SMB3 encryption */
+  /* How to log on (src/remote/auth.h): "ntlm", "kerberos", "negotiate";
+   * NULL: ntlm, or kerberos when a keytab or cache is given. Kerberos'
+   * credential source: a keytab (with the principal), a FILE: cache, or
+   * the password of credentials_file (or the environment). NULL: not
+   * given. */
+  const char *auth;
+  const char *principal, *keytab, *ccache, *krb5_config;
+  /* Where a Kerberos helper's private cache directory is made
+   * (remote_dir.h): the plugin's BaseDir; NULL: $TMPDIR or /tmp. */
+  const char *krb5_parent;
   /* NULL: a helper of its own; else a session in this helper (the source
    * takes a reference; helper above is then unused). */
   wp_remote_helper *shared;
@@ -64,5 +74,11 @@ int wp_remote_last_error(const wp_source *src);
 
 /* The helper's pid, or -1 when none runs (for tests and diagnostics). */
 pid_t wp_remote_helper_pid(const wp_source *src);
+
+/* How the last logon went, as the helper tells it (the REPORT request:
+ * "key<TAB>value" lines; Kerberos: realm, SPN, clock offset, ticket
+ * times), into out. Only for a source with a helper of its own. */
+wp_source_status wp_remote_report(wp_source *src, wp_buffer *out,
+                                  wp_error *err);
 
 #endif

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #endif
 #include "remote_proc.h"
+#include "remote_dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,8 +29,10 @@ void wp_proc_reap(wp_helper_proc *p, int force, char *why, size_t whylen) {
     close(p->fd);
     p->fd = -1;
   }
-  if (p->pid <= 0)
+  if (p->pid <= 0) {
+    wp_private_dir_remove(&p->dir);
     return;
+  }
   int status = 0;
   pid_t got = 0;
   /* Give an exiting helper a moment before the hard stop. */
@@ -54,6 +57,7 @@ void wp_proc_reap(wp_helper_proc *p, int force, char *why, size_t whylen) {
       snprintf(why, whylen, "is gone");
   }
   p->pid = -1;
+  wp_private_dir_remove(&p->dir); /* its caches: the helper is gone */
 }
 
 int wp_proc_died(wp_helper_proc *p) {

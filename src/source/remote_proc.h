@@ -17,10 +17,13 @@
 typedef struct wp_helper_proc {
   pid_t pid; /* -1: none */
   int fd;    /* our end of the socket pair, -1: none */
+  /* The helper's private directory for Kerberos caches (remote_dir.h),
+   * removed when the helper has been reaped; NULL: none. */
+  char *dir;
 } wp_helper_proc;
 
 #define WP_HELPER_PROC_NONE                                                    \
-  { -1, -1 }
+  { -1, -1, NULL }
 
 /* Start path with argv (argv[0] first, NULL-terminated). 0; or -1 with
  * *what ("socketpair", "pipe", "fork", "exec") and errno's value in
@@ -29,7 +32,8 @@ int wp_proc_spawn(wp_helper_proc *p, const char *path, const char *const *argv,
                   const char **what, int *errnum);
 
 /* Close the stream and reap the helper: an exiting one is given 2 s unless
- * force, then SIGKILL. How it ended into why (may be NULL). */
+ * force, then SIGKILL. How it ended into why (may be NULL). Its private
+ * directory, if any, is removed once it is gone. */
 void wp_proc_reap(wp_helper_proc *p, int force, char *why, size_t whylen);
 
 /* Whether the helper died since it was last looked at (then reaped). */

@@ -3,9 +3,12 @@
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "remote_shared.h"
+#include "remote_dir.h"
 #include "remote_proc.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,8 @@ struct wp_remote_helper {
   char sessions[12];
   wp_helper_proc proc;
   unsigned generation;
+  bool krb5;         /* a session logs on with Kerberos */
+  char *krb5_parent; /* where its private directory goes */
 };
 
 wp_remote_helper *wp_remote_helper_new(const char *path, unsigned hosts,
@@ -69,7 +74,16 @@ void wp_remote_helper_unref(wp_remote_helper *h) {
   pthread_mutex_destroy(&h->lock);
   pthread_mutex_destroy(&h->refs_lock);
   free(h->path);
+  free(h->krb5_parent);
   free(h);
+}
+
+void wp_remote_helper_want_krb5(wp_remote_helper *h, const char *parent) {
+  pthread_mutex_lock(&h->lock);
+  if (!h->krb5 && parent != NULL)
+    h->krb5_parent = strdup(parent); /* NULL: $TMPDIR, as the caller's */
+  h->krb5 = true;
+  pthread_mutex_unlock(&h->lock);
 }
 
 void wp_remote_helper_lock(wp_remote_helper *h) {
@@ -95,7 +109,20 @@ const char *wp_remote_helper_path(const wp_remote_helper *h) {
 int wp_remote_helper_start(wp_remote_helper *h, const char **what,
                            int *errnum) {
   /* No host and no credentials here: each source's OPEN says them. */
-  const char *argv[] = {h->path, "--sessions", h->sessions, NULL};
+  const char *argv[] = {h->path, "--sessions", h->sessions, NULL, NULL, NULL};
   h->generation++;
-  return wp_proc_spawn(&h->proc, h->path, argv, what, errnum);
+  if (h->krb5) {
+    wp_error err;
+    if (wp_private_dir_make(h->krb5_parent, &h->proc.dir, &err) != 0) {
+      *what = "the private directory for Kerberos caches";
+      *errnum = errno;
+      return -1;
+    }
+    argv[3] = "--krb5-dir";
+    argv[4] = h->proc.dir;
+  }
+  if (wp_proc_spawn(&h->proc, h->path, argv, what, errnum) == 0)
+    return 0;
+  wp_private_dir_remove(&h->proc.dir);
+  return -1;
 }

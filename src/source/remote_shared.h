@@ -28,6 +28,10 @@ typedef struct wp_remote_helper wp_remote_helper;
  * on bad arguments or no memory. */
 wp_remote_helper *wp_remote_helper_new(const char *path, unsigned hosts,
                                        wp_error *err);
+/* A source on h logs on with Kerberos: the helper gets a private
+ * directory for its caches under parent (NULL: $TMPDIR or /tmp; the first
+ * caller's parent is kept), made at each start, removed when it ends. */
+void wp_remote_helper_want_krb5(wp_remote_helper *h, const char *parent);
 /* Take one more reference (h may be NULL). */
 void wp_remote_helper_ref(wp_remote_helper *h);
 /* Drop one (h may be NULL); the last one stops the helper. */

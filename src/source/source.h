@@ -30,7 +30,6 @@ typedef struct wp_buffer {
  * success, -1 without memory or above WP_BUFFER_MAX_BYTES. */
 int wp_buffer_reserve(wp_buffer *buf, size_t cap);
 void wp_buffer_free(wp_buffer *buf);
-void wp_buffer_swap(wp_buffer *a, wp_buffer *b);
 
 typedef enum wp_source_status {
   WP_SOURCE_OK = 0,

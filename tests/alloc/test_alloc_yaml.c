@@ -2,7 +2,7 @@
  * fail.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * wp_counters_parse and wp_counters_load (src/plugin/counters_yaml.h) on a
+ * wp_counters_parse and wp_counters_load (src/config/counters_yaml.h) on a
  * realistic counter list, failing allocation 1, 2, ... once and
  * persistently (failalloc.h). A failing run must return -1 with the list
  * left empty and "out of memory" in the message, and leave nothing

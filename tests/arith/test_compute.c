@@ -5,7 +5,7 @@
  * arithmetic stands next to it.
  */
 #include "perfdata.h"
-#include "../tap.h"
+#include "tap.h"
 
 #include <stdint.h>
 

@@ -9,7 +9,7 @@
  * readings that rise, fall, stay, wrap near 2^64, with and without an
  * older sample, with and without cap100.
  */
-#include "../tap.h"
+#include "tap.h"
 #include "type_props.h"
 
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * 2 = needs two samples, NB = needs a base, M = monotonic raw value.
  */
 #include "perfdata.h"
-#include "../tap.h"
+#include "tap.h"
 
 #define B 1u
 #define D 2u

@@ -15,12 +15,27 @@
  * plain pass reading every byte of the blob once.
  */
 #include "encoder.h"
+#include "known_indices.h"
 #include "perfdata.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* Under callgrind (tests/bench/instructions.sh starts it with
+ * --instr-atstart=no) only the measured rounds are instrumented: the
+ * blobs are built and the warm-up rounds run at full speed. Elsewhere the
+ * requests do nothing. */
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
 
 /* ------------------------------------------------ allocation counting */
 
@@ -57,28 +72,9 @@ static int cmp_double(const void *a, const void *b) {
 
 enum { MAX_RUNS = 2001 };
 
-/* ------------------------------------------------------- the blobs */
+#define COUNT_OF(a) (sizeof(a) / sizeof *(a))
 
-/* Windows' name indices for the objects and some counters. */
-enum {
-  OBJ_SYSTEM = 2,
-  OBJ_MEMORY = 4,
-  OBJ_PROCESS = 230,
-  OBJ_THREAD = 232,
-  OBJ_PROCESSOR = 238,
-  C_PROCESSOR_TIME = 6,
-  C_USER_TIME = 142,
-  C_PRIV_TIME = 144,
-  C_INTERRUPTS = 148,
-  C_AVAILABLE = 1380,
-  C_COMMITTED = 26,
-  C_PAGES = 40,
-  C_WORKING_SET = 180,
-  C_HANDLES = 952,
-  C_ID_PROCESS = 784,
-  C_IO_READ = 1420,
-  C_THREAD_STATE = 46,
-};
+/* ------------------------------------------------------- the blobs */
 
 typedef struct host {
   enc_blob *blob;
@@ -102,18 +98,18 @@ static host build_host_from(bool with_threads, int first) {
   h.blob = enc_new("BENCH-HOST");
   enc_set_clock(h.blob, 1000000000, 10000000, 133485408000000000);
 
-  h.memory = enc_add_object(h.blob, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
-  enc_add_counter(h.memory, C_AVAILABLE, PD_COUNTER_LARGE_RAWCOUNT);
-  enc_add_counter(h.memory, C_COMMITTED, PD_COUNTER_LARGE_RAWCOUNT);
-  enc_add_counter(h.memory, C_PAGES, PD_COUNTER_COUNTER);
+  h.memory = enc_add_object(h.blob, WK_MEMORY, ENC_SINGLE_INSTANCE);
+  enc_add_counter(h.memory, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.memory, WK_COMMITTED_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.memory, WK_PAGES_SEC, PD_COUNTER_COUNTER);
   for (uint32_t c = 0; c < 27; c++)
     enc_add_counter(h.memory, 2000 + 2 * c, counter_type_for(c));
 
-  h.processor = enc_add_object(h.blob, OBJ_PROCESSOR, ENC_MULTI_INSTANCE);
-  enc_add_counter(h.processor, C_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
-  enc_add_counter(h.processor, C_USER_TIME, PD_100NSEC_TIMER);
-  enc_add_counter(h.processor, C_PRIV_TIME, PD_100NSEC_TIMER);
-  enc_add_counter(h.processor, C_INTERRUPTS, PD_COUNTER_COUNTER);
+  h.processor = enc_add_object(h.blob, WK_PROCESSOR, ENC_MULTI_INSTANCE);
+  enc_add_counter(h.processor, WK_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
+  enc_add_counter(h.processor, WK_USER_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.processor, WK_PRIVILEGED_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.processor, WK_INTERRUPTS, PD_COUNTER_COUNTER);
   for (uint32_t c = 0; c < 11; c++)
     enc_add_counter(h.processor, 2100 + 2 * c, counter_type_for(c));
   for (int i = 0; i < 17; i++) {
@@ -125,12 +121,12 @@ static host build_host_from(bool with_threads, int first) {
     enc_add_instance(h.processor, name);
   }
 
-  h.process = enc_add_object(h.blob, OBJ_PROCESS, ENC_MULTI_INSTANCE);
-  enc_add_counter(h.process, C_PROCESSOR_TIME, PD_100NSEC_TIMER);
-  enc_add_counter(h.process, C_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
-  enc_add_counter(h.process, C_HANDLES, PD_COUNTER_RAWCOUNT);
-  enc_add_counter(h.process, C_ID_PROCESS, PD_COUNTER_RAWCOUNT);
-  enc_add_counter(h.process, C_IO_READ, PD_COUNTER_BULK_COUNT);
+  h.process = enc_add_object(h.blob, WK_PROCESS, ENC_MULTI_INSTANCE);
+  enc_add_counter(h.process, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+  enc_add_counter(h.process, WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+  enc_add_counter(h.process, WK_HANDLE_COUNT, PD_COUNTER_RAWCOUNT);
+  enc_add_counter(h.process, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+  enc_add_counter(h.process, WK_IO_READ_BYTES, PD_COUNTER_BULK_COUNT);
   for (uint32_t c = 0; c < 55; c++)
     enc_add_counter(h.process, 2200 + 2 * c, counter_type_for(c));
   static const char *const names[] = {
@@ -150,16 +146,16 @@ static host build_host_from(bool with_threads, int first) {
   }
 
   if (with_threads) {
-    h.thread = enc_add_object(h.blob, OBJ_THREAD, ENC_MULTI_INSTANCE);
-    enc_add_counter(h.thread, C_PROCESSOR_TIME, PD_100NSEC_TIMER);
-    enc_add_counter(h.thread, C_THREAD_STATE, PD_COUNTER_RAWCOUNT);
+    h.thread = enc_add_object(h.blob, WK_THREAD, ENC_MULTI_INSTANCE);
+    enc_add_counter(h.thread, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+    enc_add_counter(h.thread, WK_THREAD_STATE, PD_COUNTER_RAWCOUNT);
     for (uint32_t c = 0; c < 10; c++)
       enc_add_counter(h.thread, 2400 + 2 * c, counter_type_for(c));
     for (int i = 0; i < 13000; i++) {
       char name[16];
       snprintf(name, sizeof name, "%d", i % 13);
       uint32_t in = enc_add_instance(h.thread, name);
-      enc_instance_set_parent(h.thread, in, OBJ_PROCESS, (uint32_t)(i / 13));
+      enc_instance_set_parent(h.thread, in, WK_PROCESS, (uint32_t)(i / 13));
     }
   }
   return h;
@@ -288,6 +284,263 @@ static const char *const thread_paths[] = {
     "\\Thread(explorer/*)\\% Processor Time",
     "\\Thread(_Total/*)\\Thread State",
 };
+
+/* ------------------------------------------- the threads host */
+
+/* interval-threads: a host shaped as Windows gives it, built apart from
+ * the host above: Processor x17, Memory, Process x1,000 (Windows' own
+ * counter set, ID Process among them, a third of the names duplicates) and
+ * Thread x13,000 (13 per process, each with its process as parent and ID
+ * Process and ID Thread), every instance in every sample. The paths: 3
+ * \Processor(*), 9 \Memory, 8 \Process(*) and 2 \Thread(*) ones, 34,060 values.
+ */
+typedef struct counter_spec {
+  uint32_t index, type;
+  const char *name;
+} counter_spec;
+
+static const counter_spec th_processor[] = {
+    {WK_PROCESSOR_TIME, PD_100NSEC_TIMER_INV, "% Processor Time"},
+    {WK_USER_TIME, PD_100NSEC_TIMER, "% User Time"},
+    {WK_PRIVILEGED_TIME, PD_100NSEC_TIMER, "% Privileged Time"},
+    {WK_INTERRUPTS, PD_COUNTER_COUNTER, "Interrupts/sec"},
+    {WK_IDLE_TIME, PD_100NSEC_TIMER, "% Idle Time"},
+};
+static const counter_spec th_memory[] = {
+    {WK_PAGE_FAULTS, PD_COUNTER_COUNTER, "Page Faults/sec"},
+    {WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT, "Available Bytes"},
+    {WK_COMMITTED_BYTES, PD_COUNTER_LARGE_RAWCOUNT, "Committed Bytes"},
+    {WK_COMMIT_LIMIT, PD_COUNTER_LARGE_RAWCOUNT, "Commit Limit"},
+    {WK_PAGES_SEC, PD_COUNTER_COUNTER, "Pages/sec"},
+    {WK_CACHE_BYTES, PD_COUNTER_LARGE_RAWCOUNT, "Cache Bytes"},
+    {WK_POOL_PAGED, PD_COUNTER_LARGE_RAWCOUNT, "Pool Paged Bytes"},
+    {WK_POOL_NONPAGED, PD_COUNTER_LARGE_RAWCOUNT, "Pool Nonpaged Bytes"},
+    {WK_COMMITTED_IN_USE, PD_RAW_FRACTION, "% Committed Bytes In Use"},
+    {WK_COMMITTED_IN_USE_BASE, PD_RAW_BASE, "% Committed Bytes In Use Base"},
+};
+static const counter_spec th_process[] = {
+    {WK_PROCESSOR_TIME, PD_100NSEC_TIMER, "% Processor Time"},
+    {WK_USER_TIME, PD_100NSEC_TIMER, "% User Time"},
+    {WK_PRIVILEGED_TIME, PD_100NSEC_TIMER, "% Privileged Time"},
+    {WK_VIRTUAL_BYTES_PEAK, PD_COUNTER_LARGE_RAWCOUNT, "Virtual Bytes Peak"},
+    {WK_VIRTUAL_BYTES, PD_COUNTER_LARGE_RAWCOUNT, "Virtual Bytes"},
+    {WK_PAGE_FAULTS, PD_COUNTER_COUNTER, "Page Faults/sec"},
+    {WK_WORKING_SET_PEAK, PD_COUNTER_LARGE_RAWCOUNT, "Working Set Peak"},
+    {WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT, "Working Set"},
+    {WK_PAGE_FILE_BYTES_PEAK, PD_COUNTER_LARGE_RAWCOUNT,
+     "Page File Bytes Peak"},
+    {WK_PAGE_FILE_BYTES, PD_COUNTER_LARGE_RAWCOUNT, "Page File Bytes"},
+    {WK_PRIVATE_BYTES, PD_COUNTER_LARGE_RAWCOUNT, "Private Bytes"},
+    {WK_THREAD_COUNT, PD_COUNTER_RAWCOUNT, "Thread Count"},
+    {WK_PRIORITY_BASE, PD_COUNTER_RAWCOUNT, "Priority Base"},
+    {WK_ELAPSED_TIME, PD_ELAPSED_TIME, "Elapsed Time"},
+    {WK_ID_PROCESS, PD_COUNTER_RAWCOUNT, "ID Process"},
+    {WK_POOL_PAGED, PD_COUNTER_RAWCOUNT, "Pool Paged Bytes"},
+    {WK_POOL_NONPAGED, PD_COUNTER_RAWCOUNT, "Pool Nonpaged Bytes"},
+    {WK_HANDLE_COUNT, PD_COUNTER_RAWCOUNT, "Handle Count"},
+    {WK_IO_READ_OPS, PD_COUNTER_BULK_COUNT, "IO Read Operations/sec"},
+    {WK_IO_WRITE_OPS, PD_COUNTER_BULK_COUNT, "IO Write Operations/sec"},
+    {WK_IO_READ_BYTES, PD_COUNTER_BULK_COUNT, "IO Read Bytes/sec"},
+    {WK_IO_WRITE_BYTES, PD_COUNTER_BULK_COUNT, "IO Write Bytes/sec"},
+    {WK_PRIVATE_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT,
+     "Working Set - Private"},
+};
+static const counter_spec th_thread[] = {
+    {WK_PROCESSOR_TIME, PD_100NSEC_TIMER, "% Processor Time"},
+    {WK_USER_TIME, PD_100NSEC_TIMER, "% User Time"},
+    {WK_PRIVILEGED_TIME, PD_100NSEC_TIMER, "% Privileged Time"},
+    {WK_CONTEXT_SWITCHES, PD_COUNTER_COUNTER, "Context Switches/sec"},
+    {WK_ELAPSED_TIME, PD_ELAPSED_TIME, "Elapsed Time"},
+    {WK_PRIORITY_CURRENT, PD_COUNTER_RAWCOUNT, "Priority Current"},
+    {WK_PRIORITY_BASE, PD_COUNTER_RAWCOUNT, "Priority Base"},
+    {WK_START_ADDRESS, PD_COUNTER_LARGE_RAWCOUNT_HEX, "Start Address"},
+    {WK_THREAD_STATE, PD_COUNTER_RAWCOUNT, "Thread State"},
+    {WK_THREAD_WAIT_REASON, PD_COUNTER_RAWCOUNT, "Thread Wait Reason"},
+    {WK_ID_PROCESS, PD_COUNTER_RAWCOUNT, "ID Process"},
+    {WK_ID_THREAD, PD_COUNTER_RAWCOUNT, "ID Thread"},
+};
+
+enum { TH_PROCESSES = 1000, TH_THREADS = 13 };
+
+typedef struct threads_host {
+  enc_blob *blob;
+  enc_object *obj[4]; /* Processor, Memory, Process, Thread */
+  const counter_spec *spec[4];
+  uint32_t counters[4];
+} threads_host;
+
+static void add_counters(threads_host *h, int k, const counter_spec *spec,
+                         uint32_t n) {
+  h->spec[k] = spec;
+  h->counters[k] = n;
+  for (uint32_t c = 0; c < n; c++)
+    enc_add_counter(h->obj[k], spec[c].index, spec[c].type);
+}
+
+/* Process i's name: Idle and System first, _Total last, between them
+ * the mix of a busy server (a third svchost). */
+static void process_name(int i, char *name, size_t size) {
+  static const char *const common[] = {
+      "svchost", "svchost", "svchost", "chrome",        "svchost",
+      "conhost", "w3wp",    "chrome",  "RuntimeBroker", "dllhost"};
+  if (i == 0)
+    snprintf(name, size, "Idle");
+  else if (i == 1)
+    snprintf(name, size, "System");
+  else if (i == TH_PROCESSES - 1)
+    snprintf(name, size, "_Total");
+  else if (i % 4 == 0)
+    snprintf(name, size, "app%03d", i);
+  else
+    snprintf(name, size, "%s", common[i % 10]);
+}
+
+/* The position of counter `index` in spec[0, n). */
+static uint32_t position_of(const counter_spec *spec, uint32_t n,
+                            uint32_t index) {
+  uint32_t c = 0;
+  while (c < n && spec[c].index != index)
+    c++;
+  return c;
+}
+
+static threads_host build_threads_host(void) {
+  const uint32_t pid = position_of(th_process, COUNT_OF(th_process),
+                                   WK_ID_PROCESS),
+                 tpid =
+                     position_of(th_thread, COUNT_OF(th_thread), WK_ID_PROCESS),
+                 tid =
+                     position_of(th_thread, COUNT_OF(th_thread), WK_ID_THREAD);
+  threads_host h;
+  memset(&h, 0, sizeof h);
+  h.blob = enc_new("THREADS-HOST");
+  enc_set_clock(h.blob, 1000000000, 10000000, 133485408000000000);
+  h.obj[0] = enc_add_object(h.blob, WK_PROCESSOR, ENC_MULTI_INSTANCE);
+  add_counters(&h, 0, th_processor, COUNT_OF(th_processor));
+  for (int i = 0; i < 17; i++) {
+    char name[16];
+    snprintf(name, sizeof name, i == 16 ? "_Total" : "%d", i);
+    enc_add_instance(h.obj[0], name);
+  }
+  h.obj[1] = enc_add_object(h.blob, WK_MEMORY, ENC_SINGLE_INSTANCE);
+  add_counters(&h, 1, th_memory, COUNT_OF(th_memory));
+  h.obj[2] = enc_add_object(h.blob, WK_PROCESS, ENC_MULTI_INSTANCE);
+  add_counters(&h, 2, th_process, COUNT_OF(th_process));
+  h.obj[3] = enc_add_object(h.blob, WK_THREAD, ENC_MULTI_INSTANCE);
+  add_counters(&h, 3, th_thread, COUNT_OF(th_thread));
+  for (int i = 0; i < TH_PROCESSES; i++) {
+    char name[32];
+    process_name(i, name, sizeof name);
+    bool zero = i == 0 || i == TH_PROCESSES - 1; /* Idle, _Total: id 0 */
+    uint32_t p = enc_add_instance(h.obj[2], name);
+    enc_set_value(h.obj[2], p, pid, zero ? 0 : 4 * (uint64_t)i + 4);
+    for (int t = 0; t < TH_THREADS; t++) {
+      char tname[16];
+      snprintf(tname, sizeof tname, i == TH_PROCESSES - 1 ? "_Total" : "%d", t);
+      uint32_t in = enc_add_instance(h.obj[3], tname);
+      enc_instance_set_parent(h.obj[3], in, WK_PROCESS, p);
+      enc_set_value(h.obj[3], in, tpid, zero ? 0 : 4 * (uint64_t)i + 4);
+      enc_set_value(h.obj[3], in, tid,
+                    zero ? 0 : 100000 + 4 * (uint64_t)(i * TH_THREADS + t));
+    }
+  }
+  return h;
+}
+
+/* Sample k: every counter but the ids, start times and addresses moves
+ * as one more second would move it. */
+static void advance_threads_host(threads_host *h, int k) {
+  enc_set_clock(h->blob, 1000000000 + (int64_t)k * 10000000, 10000000,
+                133485408000000000 + (int64_t)k * 10000000);
+  for (int o = 0; o < 4; o++) {
+    uint32_t ni = o == 1 ? 1 : enc_object_instance_count(h->obj[o]);
+    for (uint32_t c = 0; c < h->counters[o]; c++) {
+      uint32_t index = h->spec[o][c].index;
+      if (index == WK_ID_PROCESS || index == WK_ID_THREAD ||
+          index == WK_ELAPSED_TIME || index == WK_START_ADDRESS)
+        continue;
+      for (uint32_t i = 0; i < ni; i++) {
+        uint64_t step = 1000 * (uint64_t)(c + 1) + (i % 7) * 997;
+        if (index == WK_COMMITTED_IN_USE_BASE)
+          step = 100000;
+        enc_set_value(h->obj[o], i, c, 5000000 + step * (uint64_t)(k + 1));
+      }
+    }
+  }
+}
+
+static const char *const threads_paths[] = {
+    "\\Processor(*)\\% Processor Time",
+    "\\Processor(*)\\% User Time",
+    "\\Processor(*)\\% Privileged Time",
+    "\\Memory\\Available Bytes",
+    "\\Memory\\Committed Bytes",
+    "\\Memory\\Commit Limit",
+    "\\Memory\\Pages/sec",
+    "\\Memory\\Page Faults/sec",
+    "\\Memory\\Cache Bytes",
+    "\\Memory\\Pool Paged Bytes",
+    "\\Memory\\Pool Nonpaged Bytes",
+    "\\Memory\\% Committed Bytes In Use",
+    "\\Process(*)\\% Processor Time",
+    "\\Process(*)\\% User Time",
+    "\\Process(*)\\% Privileged Time",
+    "\\Process(*)\\Working Set",
+    "\\Process(*)\\Private Bytes",
+    "\\Process(*)\\Handle Count",
+    "\\Process(*)\\Thread Count",
+    "\\Process(*)\\IO Read Bytes/sec",
+    "\\Thread(*)\\% Processor Time",
+    "\\Thread(*)\\Context Switches/sec",
+};
+
+/* The same paths by index. */
+static const char *const threads_numeric[] = {
+    "\\238(*)\\6",   "\\238(*)\\142", "\\238(*)\\144", "\\4\\1380",
+    "\\4\\26",       "\\4\\30",       "\\4\\40",       "\\4\\28",
+    "\\4\\818",      "\\4\\56",       "\\4\\58",       "\\4\\1406",
+    "\\230(*)\\6",   "\\230(*)\\142", "\\230(*)\\144", "\\230(*)\\180",
+    "\\230(*)\\186", "\\230(*)\\952", "\\230(*)\\680", "\\230(*)\\1420",
+    "\\232(*)\\6",   "\\232(*)\\146",
+};
+
+/* The threads host's name table: its objects and counters. */
+static pd_names *threads_names(void) {
+  uint8_t *buf = NULL;
+  size_t len = 0, cap = 0;
+  static const struct {
+    uint32_t index;
+    const char *name;
+  } objects[] = {{WK_PROCESSOR, "Processor"},
+                 {WK_MEMORY, "Memory"},
+                 {WK_PROCESS, "Process"},
+                 {WK_THREAD, "Thread"}};
+  char num[16];
+  append(&buf, &len, &cap, "1");
+  append(&buf, &len, &cap, "2500");
+  for (size_t i = 0; i < COUNT_OF(objects); i++) {
+    snprintf(num, sizeof num, "%u", objects[i].index);
+    append(&buf, &len, &cap, num);
+    append(&buf, &len, &cap, objects[i].name);
+  }
+  const counter_spec *specs[] = {th_processor, th_memory, th_process,
+                                 th_thread};
+  const size_t counts[] = {COUNT_OF(th_processor), COUNT_OF(th_memory),
+                           COUNT_OF(th_process), COUNT_OF(th_thread)};
+  for (int o = 0; o < 4; o++)
+    for (size_t c = 0; c < counts[o]; c++) {
+      snprintf(num, sizeof num, "%u", specs[o][c].index);
+      append(&buf, &len, &cap, num);
+      append(&buf, &len, &cap, specs[o][c].name);
+    }
+  append(&buf, &len, &cap, "");
+  pd_names *names = NULL;
+  pd_error err;
+  if (pd_names_parse(buf, len, &names, &err) != PD_OK)
+    fprintf(stderr, "bench: threads names: %s\n", err.message);
+  free(buf);
+  return names;
+}
 
 /* ------------------------------------------------------- measuring */
 
@@ -548,16 +801,26 @@ static pd_selection *selection_of(const char *const *a, size_t na,
   return sel;
 }
 
-#define COUNT_OF(a) (sizeof(a) / sizeof *(a))
-
 /* Prints "values N" (what one round yields) and "rounds R". */
 static int bench_instructions(const char *which) {
-  host h = build_host(true);
+  /* The threads cases: their own host (decode-threads is its decode). */
+  bool threads = strstr(which, "threads") != NULL;
+  host h = {0};
+  threads_host th = {0};
   uint8_t *blob[ROUNDS + 4];
   size_t len[ROUNDS + 4];
   bool churn = strcmp(which, "interval-churn") == 0;
   bool moved = strcmp(which, "interval-moved") == 0;
+  if (threads)
+    th = build_threads_host();
+  else
+    h = build_host(true);
   for (int k = 0; k < ROUNDS + 4; k++) {
+    if (threads) {
+      advance_threads_host(&th, k);
+      blob[k] = enc_build(th.blob, &len[k]);
+      continue;
+    }
     if (moved) { /* 10 processes exit, 10 start at the end, all move */
       enc_free(h.blob);
       h = build_host_from(true, 10 * k);
@@ -567,13 +830,15 @@ static int bench_instructions(const char *which) {
     if (churn)
       churn_processes(&h, blob[k], k);
   }
-  pd_names *names = bench_names();
+  pd_names *names = threads ? threads_names() : bench_names();
   pd_snapshot *snap[2] = {pd_snapshot_new(), pd_snapshot_new()};
   size_t values = 0;
   int rc = 0;
-  if (strcmp(which, "decode") == 0 || strcmp(which, "decode-read") == 0) {
-    bool read = strcmp(which, "decode-read") == 0;
+  if (strncmp(which, "decode", 6) == 0) {
+    bool read = strncmp(which, "decode-read", 11) == 0;
     for (int k = 0; k < ROUNDS + 4; k++) { /* four warm-up rounds first */
+      if (k == 4)
+        CALLGRIND_START_INSTRUMENTATION;
       if (read)
         k < 4 ? decode_read_once(snap[0], blob[k], len[k])
               : bench_measured_decode_read(snap[0], blob[k], len[k]);
@@ -583,30 +848,40 @@ static int bench_instructions(const char *which) {
     }
     values = raw_values(snap[0]);
   } else if (strncmp(which, "interval-", 9) == 0) {
-    bool numeric = strcmp(which, "interval-numeric") == 0;
-    pd_selection *sel =
-        numeric ? selection_of(typical_numeric, COUNT_OF(typical_numeric),
-                               all_threads_numeric,
-                               COUNT_OF(all_threads_numeric), NULL)
-                : selection_of(typical_paths, COUNT_OF(typical_paths),
-                               all_threads, COUNT_OF(all_threads), names);
-    for (int k = 0; k < ROUNDS + 4; k++)
+    bool numeric = strstr(which, "numeric") != NULL;
+    pd_selection *sel;
+    if (threads)
+      sel = numeric ? selection_of(threads_numeric, COUNT_OF(threads_numeric),
+                                   NULL, 0, NULL)
+                    : selection_of(threads_paths, COUNT_OF(threads_paths), NULL,
+                                   0, names);
+    else
+      sel = numeric ? selection_of(typical_numeric, COUNT_OF(typical_numeric),
+                                   all_threads_numeric,
+                                   COUNT_OF(all_threads_numeric), NULL)
+                    : selection_of(typical_paths, COUNT_OF(typical_paths),
+                                   all_threads, COUNT_OF(all_threads), names);
+    for (int k = 0; k < ROUNDS + 4; k++) {
+      if (k == 4)
+        CALLGRIND_START_INSTRUMENTATION;
       values = k < 4 ? interval_once(sel, snap[!(k & 1)], snap[k & 1], blob[k],
                                      len[k])
                      : bench_measured_interval(sel, snap[!(k & 1)], snap[k & 1],
                                                blob[k], len[k]);
+    }
     pd_selection_free(sel);
   } else {
     fprintf(stderr, "bench: unknown case %s\n", which);
     rc = 2;
   }
+  CALLGRIND_STOP_INSTRUMENTATION;
   printf("values %zu\nrounds %d\n", values, ROUNDS);
   for (int k = 0; k < ROUNDS + 4; k++)
     free(blob[k]);
   pd_snapshot_free(snap[0]);
   pd_snapshot_free(snap[1]);
   pd_names_free(names);
-  enc_free(h.blob);
+  enc_free(threads ? th.blob : h.blob);
   return rc;
 }
 

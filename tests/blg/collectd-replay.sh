@@ -15,6 +15,7 @@
 # slot per sample (the log's samples are a minute apart). The expected
 # (UTC time, value) pairs come from `winperf blg --json` of the same log;
 # a few are known by hand (79 MB, 82.148113155 %).
+# shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 
 e2e_init blg-collectd

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 # Shared by the winperf CLI tests (sourced): TAP output, the binary, the
 # sample pair, JSON validation with Debian's python3.

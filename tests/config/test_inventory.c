@@ -64,11 +64,12 @@ static void bad_files(void) {
   refused("hosts:\n  - name: 'a b'\n",
           "2:11: host name \"a b\": a host name has no space",
           "a name with a space");
-  refused("hosts:\n  - name: a\n    auth: kerberos\n",
-          "3:11: auth \"kerberos\": Kerberos is not supported yet",
-          "auth: kerberos, not supported yet");
-  refused("hosts:\n  - name: a\n    keytab: /etc/krb5.keytab\n",
-          "3:13: keytab: Kerberos is not supported yet", "keytab");
+  refused("hosts:\n  - name: a\n    auth: kerberbos\n",
+          "3:11: auth kerberbos: expected \"ntlm\", \"kerberos\" or "
+          "\"negotiate\"",
+          "auth: a method that is none");
+  refused("hosts:\n  - name: a\n    keytab: ''\n",
+          "3:13: keytab: expected a non-empty string", "an empty keytab");
   refused("hosts:\n  - name: a\n    user: [x]\n",
           "3:11: user: expected a single value, not a list", "a list value");
   refused("host:\n  - a\n",
@@ -157,6 +158,49 @@ static void good_file(void) {
   wp_inventory_free(&inv);
 }
 
+/* The Kerberos keys are read, and inherited like the others. */
+static void kerberos_keys(void) {
+  const char *path =
+      write_file("krb.yaml", "defaults:\n"
+                             "  auth: kerberos\n"
+                             "  krb5_config: /etc/winperf-krb5.conf\n"
+                             "hosts:\n"
+                             "  - name: web01.corp.example\n"
+                             "    principal: svc-perf@CORP.EXAMPLE\n"
+                             "    keytab: /etc/collectd/svc-perf.keytab\n"
+                             "  - name: web02.corp.example\n"
+                             "    auth: negotiate\n"
+                             "    ccache: FILE:/run/collectd/krb5cc\n");
+  wp_inventory inv;
+  wp_error err = {0};
+  int st = wp_inventory_load(path, &inv, &err);
+  tap_ok(st == 0 && inv.count == 2, "Kerberos keys load (%s)", err.message);
+  if (st != 0)
+    return;
+  wp_host_settings h[2];
+  for (int i = 0; i < 2; i++) {
+    wp_hs_copy(&h[i], &inv.hosts[i].s);
+    wp_hs_inherit(&h[i], &inv.defaults);
+  }
+  char buf[64];
+  tap_ok(h[0].auth == WP_AUTH_KERBEROS &&
+             strcmp(h[0].principal, "svc-perf@CORP.EXAMPLE") == 0 &&
+             strcmp(h[0].keytab, "/etc/collectd/svc-perf.keytab") == 0 &&
+             strcmp(h[0].krb5_config, "/etc/winperf-krb5.conf") == 0,
+         "web01: auth and krb5_config from the defaults, its principal and "
+         "keytab");
+  tap_ok(h[1].auth == WP_AUTH_NEGOTIATE &&
+             strcmp(h[1].ccache, "FILE:/run/collectd/krb5cc") == 0 &&
+             strcmp(wp_hs_value_text(&h[1], WP_HS_AUTH, buf, sizeof buf),
+                    "negotiate") == 0,
+         "web02: its own auth over the defaults', its ccache");
+  tap_ok(!wp_hs_equal(&h[0], &h[1]), "the Kerberos keys count in "
+                                     "wp_hs_equal");
+  for (int i = 0; i < 2; i++)
+    wp_hs_free(&h[i]);
+  wp_inventory_free(&inv);
+}
+
 static void unique(void) {
   wp_host_origin o[] = {
       {"b", "x.yaml:2:5"}, {"A", "y.yaml:3:5"}, {"a", "<Host \"a\"> block"}};
@@ -173,6 +217,7 @@ int main(void) {
     return 1;
   bad_files();
   good_file();
+  kerberos_keys();
   unique();
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -13,6 +13,7 @@
  */
 #include "capture.h"
 #include "encoder.h"
+#include "known_indices.h"
 #include "perfdata.h"
 
 #include <stdio.h>
@@ -21,81 +22,41 @@
 #define INTERVALS 64
 #define NCPU 4
 
-enum {
-  /* objects */
-  O_SYSTEM = 2,
-  O_MEMORY = 4,
-  O_PROCESS = 230,
-  O_PHYSICALDISK = 234,
-  O_LOGICALDISK = 236,
-  O_PROCESSOR = 238,
-  O_NETWORK = 510,
-  /* counters */
-  C_PROCESSOR_TIME = 6,
-  C_COMMITTED_BYTES = 26,
-  C_PAGES_SEC = 40,
-  C_QUEUE_LENGTH = 44,
-  C_USER_TIME = 142,
-  C_PRIVILEGED_TIME = 144,
-  C_CONTEXT_SWITCHES = 146,
-  C_INTERRUPTS = 148,
-  C_WORKING_SET = 180,
-  C_DISK_TIME = 200,
-  C_DISK_SEC_READ = 208,
-  C_DISK_READS = 214,
-  C_DISK_BYTES = 218,
-  C_PROCESSES = 248,
-  C_BYTES_TOTAL = 388,
-  C_FREE_SPACE = 408,
-  C_FREE_MEGABYTES = 410,
-  C_BANDWIDTH = 520,
-  C_UP_TIME = 674,
-  C_ID_PROCESS = 784,
-  C_HANDLE_COUNT = 952,
-  C_AVAILABLE_BYTES = 1380,
-  C_AVG_QUEUE_LENGTH = 1400,
-  C_COMMITTED_IN_USE = 1406,
-  /* base counters (made-up indices) */
-  C_COMMITTED_IN_USE_BASE = 1408,
-  C_FREE_SPACE_BASE = 1410,
-  C_DISK_SEC_READ_BASE = 1412,
-};
-
 static const cap_name names[] = {
-    {O_SYSTEM, "System"},
-    {O_MEMORY, "Memory"},
-    {O_PROCESS, "Process"},
-    {O_PHYSICALDISK, "PhysicalDisk"},
-    {O_LOGICALDISK, "LogicalDisk"},
-    {O_PROCESSOR, "Processor"},
-    {O_NETWORK, "Network Interface"},
-    {C_PROCESSOR_TIME, "% Processor Time"},
-    {C_COMMITTED_BYTES, "Committed Bytes"},
-    {C_PAGES_SEC, "Pages/sec"},
-    {C_QUEUE_LENGTH, "Processor Queue Length"},
-    {C_USER_TIME, "% User Time"},
-    {C_PRIVILEGED_TIME, "% Privileged Time"},
-    {C_CONTEXT_SWITCHES, "Context Switches/sec"},
-    {C_INTERRUPTS, "Interrupts/sec"},
-    {C_WORKING_SET, "Working Set"},
-    {C_DISK_TIME, "% Disk Time"},
-    {C_DISK_SEC_READ, "Avg. Disk sec/Read"},
-    {C_DISK_READS, "Disk Reads/sec"},
-    {C_DISK_BYTES, "Disk Bytes/sec"},
-    {C_PROCESSES, "Processes"},
-    {C_BYTES_TOTAL, "Bytes Total/sec"},
-    {C_FREE_SPACE, "% Free Space"},
-    {C_FREE_MEGABYTES, "Free Megabytes"},
-    {C_BANDWIDTH, "Current Bandwidth"},
-    {C_UP_TIME, "System Up Time"},
-    {C_ID_PROCESS, "ID Process"},
-    {C_HANDLE_COUNT, "Handle Count"},
-    {C_AVAILABLE_BYTES, "Available Bytes"},
-    {C_AVG_QUEUE_LENGTH, "Avg. Disk Queue Length"},
-    {C_COMMITTED_IN_USE, "% Committed Bytes In Use"},
-    {C_COMMITTED_IN_USE_BASE, "% Committed Bytes In Use Base"},
-    {C_FREE_SPACE_BASE, "% Free Space Base"},
-    {C_DISK_SEC_READ_BASE, "Avg. Disk sec/Read Base"},
+    {WK_SYSTEM, "System"},
+    {WK_MEMORY, "Memory"},
+    {WK_PROCESS, "Process"},
+    {WK_PHYSICALDISK, "PhysicalDisk"},
+    {WK_LOGICALDISK, "LogicalDisk"},
+    {WK_PROCESSOR, "Processor"},
+    {WK_NETWORK_INTERFACE, "Network Interface"},
+    {WK_PROCESSOR_TIME, "% Processor Time"},
+    {WK_COMMITTED_BYTES, "Committed Bytes"},
+    {WK_PAGES_SEC, "Pages/sec"},
+    {WK_QUEUE_LENGTH, "Processor Queue Length"},
+    {WK_USER_TIME, "% User Time"},
+    {WK_PRIVILEGED_TIME, "% Privileged Time"},
+    {WK_CONTEXT_SWITCHES, "Context Switches/sec"},
+    {WK_INTERRUPTS, "Interrupts/sec"},
+    {WK_WORKING_SET, "Working Set"},
+    {WK_DISK_TIME, "% Disk Time"},
+    {WK_DISK_SEC_READ, "Avg. Disk sec/Read"},
+    {WK_DISK_READS, "Disk Reads/sec"},
+    {WK_DISK_BYTES, "Disk Bytes/sec"},
+    {WK_PROCESSES, "Processes"},
+    {WK_BYTES_TOTAL, "Bytes Total/sec"},
+    {WK_FREE_SPACE, "% Free Space"},
+    {WK_FREE_MEGABYTES, "Free Megabytes"},
+    {WK_BANDWIDTH, "Current Bandwidth"},
+    {WK_UP_TIME, "System Up Time"},
+    {WK_ID_PROCESS, "ID Process"},
+    {WK_HANDLE_COUNT, "Handle Count"},
+    {WK_AVAILABLE_BYTES, "Available Bytes"},
+    {WK_AVG_DISK_QUEUE_LENGTH, "Avg. Disk Queue Length"},
+    {WK_COMMITTED_IN_USE, "% Committed Bytes In Use"},
+    {WK_COMMITTED_IN_USE_BASE, "% Committed Bytes In Use Base"},
+    {WK_FREE_SPACE_BASE, "% Free Space Base"},
+    {WK_DISK_SEC_READ_BASE, "Avg. Disk sec/Read Base"},
 };
 
 /* A bounded random walk in integers. */
@@ -263,12 +224,12 @@ int main(int argc, char **argv) {
 
     /* System (single instance). System Up Time is an ELAPSED_TIME: the
      * boot time in the object's own clock (format.md 3). */
-    enc_object *sys = enc_add_object(b, O_SYSTEM, ENC_SINGLE_INSTANCE);
-    uint32_t s_ql = enc_add_counter(sys, C_QUEUE_LENGTH, PD_COUNTER_RAWCOUNT);
+    enc_object *sys = enc_add_object(b, WK_SYSTEM, ENC_SINGLE_INSTANCE);
+    uint32_t s_ql = enc_add_counter(sys, WK_QUEUE_LENGTH, PD_COUNTER_RAWCOUNT);
     uint32_t s_cs =
-        enc_add_counter(sys, C_CONTEXT_SWITCHES, PD_COUNTER_COUNTER);
-    uint32_t s_up = enc_add_counter(sys, C_UP_TIME, PD_ELAPSED_TIME);
-    uint32_t s_pr = enc_add_counter(sys, C_PROCESSES, PD_COUNTER_RAWCOUNT);
+        enc_add_counter(sys, WK_CONTEXT_SWITCHES, PD_COUNTER_COUNTER);
+    uint32_t s_up = enc_add_counter(sys, WK_UP_TIME, PD_ELAPSED_TIME);
+    uint32_t s_pr = enc_add_counter(sys, WK_PROCESSES, PD_COUNTER_RAWCOUNT);
     enc_object_set_clock(sys, ft, 10000000);
     enc_set_value(sys, ENC_SINGLE, s_ql, (uint64_t)queue_len);
     enc_set_value(sys, ENC_SINGLE, s_cs, switches);
@@ -277,14 +238,15 @@ int main(int argc, char **argv) {
     enc_set_value(sys, ENC_SINGLE, s_pr, (uint64_t)processes);
 
     /* Memory (single instance). */
-    enc_object *mem = enc_add_object(b, O_MEMORY, ENC_SINGLE_INSTANCE);
+    enc_object *mem = enc_add_object(b, WK_MEMORY, ENC_SINGLE_INSTANCE);
     uint32_t m_av =
-        enc_add_counter(mem, C_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+        enc_add_counter(mem, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
     uint32_t m_cb =
-        enc_add_counter(mem, C_COMMITTED_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
-    uint32_t m_pg = enc_add_counter(mem, C_PAGES_SEC, PD_COUNTER_COUNTER);
-    uint32_t m_ci = enc_add_counter(mem, C_COMMITTED_IN_USE, PD_RAW_FRACTION);
-    uint32_t m_cib = enc_add_counter(mem, C_COMMITTED_IN_USE_BASE, PD_RAW_BASE);
+        enc_add_counter(mem, WK_COMMITTED_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+    uint32_t m_pg = enc_add_counter(mem, WK_PAGES_SEC, PD_COUNTER_COUNTER);
+    uint32_t m_ci = enc_add_counter(mem, WK_COMMITTED_IN_USE, PD_RAW_FRACTION);
+    uint32_t m_cib =
+        enc_add_counter(mem, WK_COMMITTED_IN_USE_BASE, PD_RAW_BASE);
     enc_set_value(mem, ENC_SINGLE, m_av, (uint64_t)avail & ~UINT64_C(4095));
     enc_set_value(mem, ENC_SINGLE, m_cb, (uint64_t)committed & ~UINT64_C(4095));
     enc_set_value(mem, ENC_SINGLE, m_pg, pages);
@@ -293,11 +255,12 @@ int main(int argc, char **argv) {
     enc_set_value(mem, ENC_SINGLE, m_cib, (uint64_t)commit_limit / 4096);
 
     /* Processor: CPUs 0-3 and _Total (the CPUs' average: sums / NCPU). */
-    enc_object *pr = enc_add_object(b, O_PROCESSOR, ENC_MULTI_INSTANCE);
-    uint32_t p_pt = enc_add_counter(pr, C_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
-    uint32_t p_ut = enc_add_counter(pr, C_USER_TIME, PD_100NSEC_TIMER);
-    uint32_t p_kt = enc_add_counter(pr, C_PRIVILEGED_TIME, PD_100NSEC_TIMER);
-    uint32_t p_in = enc_add_counter(pr, C_INTERRUPTS, PD_COUNTER_COUNTER);
+    enc_object *pr = enc_add_object(b, WK_PROCESSOR, ENC_MULTI_INSTANCE);
+    uint32_t p_pt =
+        enc_add_counter(pr, WK_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
+    uint32_t p_ut = enc_add_counter(pr, WK_USER_TIME, PD_100NSEC_TIMER);
+    uint32_t p_kt = enc_add_counter(pr, WK_PRIVILEGED_TIME, PD_100NSEC_TIMER);
+    uint32_t p_in = enc_add_counter(pr, WK_INTERRUPTS, PD_COUNTER_COUNTER);
     uint64_t sum_idle = 0, sum_user = 0, sum_priv = 0;
     uint32_t sum_int = 0;
     for (int c = 0; c < NCPU; c++) {
@@ -320,19 +283,20 @@ int main(int argc, char **argv) {
     enc_set_value(pr, pt, p_in, sum_int);
 
     /* LogicalDisk: C:, D:, _Total. */
-    enc_object *ld = enc_add_object(b, O_LOGICALDISK, ENC_MULTI_INSTANCE);
-    uint32_t l_fs = enc_add_counter(ld, C_FREE_SPACE, PD_RAW_FRACTION);
-    uint32_t l_fsb = enc_add_counter(ld, C_FREE_SPACE_BASE, PD_RAW_BASE);
-    uint32_t l_fm = enc_add_counter(ld, C_FREE_MEGABYTES, PD_COUNTER_RAWCOUNT);
-    uint32_t l_sr = enc_add_counter(ld, C_DISK_SEC_READ, PD_AVERAGE_TIMER);
-    uint32_t l_srb = enc_add_counter(ld, C_DISK_SEC_READ_BASE, PD_AVERAGE_BASE);
-    uint32_t l_rd = enc_add_counter(ld, C_DISK_READS, PD_COUNTER_COUNTER);
+    enc_object *ld = enc_add_object(b, WK_LOGICALDISK, ENC_MULTI_INSTANCE);
+    uint32_t l_fs = enc_add_counter(ld, WK_FREE_SPACE, PD_RAW_FRACTION);
+    uint32_t l_fsb = enc_add_counter(ld, WK_FREE_SPACE_BASE, PD_RAW_BASE);
+    uint32_t l_fm = enc_add_counter(ld, WK_FREE_MEGABYTES, PD_COUNTER_RAWCOUNT);
+    uint32_t l_sr = enc_add_counter(ld, WK_DISK_SEC_READ, PD_AVERAGE_TIMER);
+    uint32_t l_srb =
+        enc_add_counter(ld, WK_DISK_SEC_READ_BASE, PD_AVERAGE_BASE);
+    uint32_t l_rd = enc_add_counter(ld, WK_DISK_READS, PD_COUNTER_COUNTER);
     /* PhysicalDisk: "0 C:", "1 D:", _Total. */
-    enc_object *pd = enc_add_object(b, O_PHYSICALDISK, ENC_MULTI_INSTANCE);
-    uint32_t d_dt = enc_add_counter(pd, C_DISK_TIME, PD_100NSEC_TIMER);
-    uint32_t d_ql =
-        enc_add_counter(pd, C_AVG_QUEUE_LENGTH, PD_COUNTER_100NS_QUEUELEN_TYPE);
-    uint32_t d_by = enc_add_counter(pd, C_DISK_BYTES, PD_COUNTER_BULK_COUNT);
+    enc_object *pd = enc_add_object(b, WK_PHYSICALDISK, ENC_MULTI_INSTANCE);
+    uint32_t d_dt = enc_add_counter(pd, WK_DISK_TIME, PD_100NSEC_TIMER);
+    uint32_t d_ql = enc_add_counter(pd, WK_AVG_DISK_QUEUE_LENGTH,
+                                    PD_COUNTER_100NS_QUEUELEN_TYPE);
+    uint32_t d_by = enc_add_counter(pd, WK_DISK_BYTES, PD_COUNTER_BULK_COUNT);
     disk_state tot = {"_Total", "_Total", 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i <= 2; i++) {
       const disk_state *s = i < 2 ? &disk[i] : &tot;
@@ -360,9 +324,10 @@ int main(int argc, char **argv) {
     }
 
     /* Network Interface: names with spaces and parentheses. */
-    enc_object *ni = enc_add_object(b, O_NETWORK, ENC_MULTI_INSTANCE);
-    uint32_t n_bt = enc_add_counter(ni, C_BYTES_TOTAL, PD_COUNTER_BULK_COUNT);
-    uint32_t n_bw = enc_add_counter(ni, C_BANDWIDTH, PD_COUNTER_RAWCOUNT);
+    enc_object *ni =
+        enc_add_object(b, WK_NETWORK_INTERFACE, ENC_MULTI_INSTANCE);
+    uint32_t n_bt = enc_add_counter(ni, WK_BYTES_TOTAL, PD_COUNTER_BULK_COUNT);
+    uint32_t n_bw = enc_add_counter(ni, WK_BANDWIDTH, PD_COUNTER_RAWCOUNT);
     for (int i = 0; i < 2; i++) {
       uint32_t n = enc_add_instance(ni, nic[i].name);
       enc_set_value(ni, n, n_bt, nic[i].bytes);
@@ -371,12 +336,12 @@ int main(int argc, char **argv) {
 
     /* Process: Idle, the processes (svchost x3, chrome x2: duplicates PDH
      * numbers svchost#1, svchost#2, chrome#1), _Total. */
-    enc_object *ps = enc_add_object(b, O_PROCESS, ENC_MULTI_INSTANCE);
-    uint32_t c_pt = enc_add_counter(ps, C_PROCESSOR_TIME, PD_100NSEC_TIMER);
+    enc_object *ps = enc_add_object(b, WK_PROCESS, ENC_MULTI_INSTANCE);
+    uint32_t c_pt = enc_add_counter(ps, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
     uint32_t c_ws =
-        enc_add_counter(ps, C_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
-    uint32_t c_id = enc_add_counter(ps, C_ID_PROCESS, PD_COUNTER_RAWCOUNT);
-    uint32_t c_hc = enc_add_counter(ps, C_HANDLE_COUNT, PD_COUNTER_RAWCOUNT);
+        enc_add_counter(ps, WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+    uint32_t c_id = enc_add_counter(ps, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+    uint32_t c_hc = enc_add_counter(ps, WK_HANDLE_COUNT, PD_COUNTER_RAWCOUNT);
     uint32_t idle = enc_add_instance(ps, "Idle");
     enc_set_value(ps, idle, c_pt, idle_process);
     enc_set_value(ps, idle, c_ws, 8192);

@@ -18,7 +18,7 @@
 need collectd ip python3 # unshare: util-linux (Essential)
 e2e_init examples
 [ "$(id -u)" = 0 ] || e2e_bail "needs root (unshare -n)"
-e2e_plugin_dir logfile csv write_graphite network
+e2e_plugin_dir logfile csv write_graphite network write_prometheus write_influxdb_udp
 FIX=$E2E_DIR/fix
 mkdir -p "$FIX"
 mv "$E2E_PLUGIN_DIR" "$FIX/plugins"
@@ -29,9 +29,15 @@ n=$(wc -l <"$E2E_DIR/out/list")
 [ "$n" -ge 9 ]
 e2e_ok $? "$n collectd configuration examples found (README, the man page, sizing.md, winperf-remote.md, conf/)"
 
+# The namespace's loopback also gets 192.0.2.1 (TEST-NET-1, in there
+# only): write_prometheus resolves its listening address with
+# AI_ADDRCONFIG, which finds nothing where 127.0.0.1 is the only IPv4
+# address ("Opening a listening socket for [0.0.0.0]:9103 failed").
 run_t() { # run_t CONF: collectd -T in a namespace of its own; its status
-  timeout 60 unshare -n sh -c 'ip link set lo up; exec /usr/sbin/collectd -T -C "$1"' sh "$1" \
-    >"$1.out" 2>&1
+  # shellcheck disable=SC2016 # $1: the inner shell's
+  timeout 60 unshare -n sh -c \
+    'ip link set lo up; ip addr add 192.0.2.1/32 dev lo; exec /usr/sbin/collectd -T -C "$1"' \
+    sh "$1" >"$1.out" 2>&1
 }
 while IFS="$(printf '\t')" read -r i where; do
   run_t "$E2E_DIR/out/$i.conf"

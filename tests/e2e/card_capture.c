@@ -15,27 +15,12 @@
  */
 #include "capture.h"
 #include "encoder.h"
+#include "known_indices.h"
 #include "perfdata.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-  OBJ_MEMORY = 4,
-  OBJ_PROCESS = 230,
-  OBJ_PROCESSOR = 238,
-  OBJ_PAGING_FILE = 700,
-  CTR_PROCESSOR_TIME = 6,
-  CTR_USER_TIME = 142,
-  CTR_VIRTUAL_BYTES = 174,
-  CTR_WORKING_SET = 180,
-  CTR_PRIVATE_BYTES = 186,
-  CTR_USAGE = 702,
-  CTR_HANDLE_COUNT = 952,
-  CTR_AVAILABLE_BYTES = 1380,
-  CTR_IDLE_TIME = 1746,
-};
 
 /* The Counter names table, "INDEX NAME" per line. */
 static const char names_text[] = "4 Memory\n"
@@ -101,16 +86,16 @@ static uint64_t virtual_bytes(int p, int k) {
 
 static void process(enc_blob *b, int k, uint64_t cpu[NPROC],
                     uint64_t user[NPROC]) {
-  enc_object *pr = enc_add_object(b, OBJ_PROCESS, ENC_MULTI_INSTANCE);
-  uint32_t c_cpu = enc_add_counter(pr, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER);
-  uint32_t c_user = enc_add_counter(pr, CTR_USER_TIME, PD_100NSEC_TIMER);
+  enc_object *pr = enc_add_object(b, WK_PROCESS, ENC_MULTI_INSTANCE);
+  uint32_t c_cpu = enc_add_counter(pr, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+  uint32_t c_user = enc_add_counter(pr, WK_USER_TIME, PD_100NSEC_TIMER);
   uint32_t c_ws =
-      enc_add_counter(pr, CTR_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+      enc_add_counter(pr, WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
   uint32_t c_pb =
-      enc_add_counter(pr, CTR_PRIVATE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+      enc_add_counter(pr, WK_PRIVATE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
   uint32_t c_vb =
-      enc_add_counter(pr, CTR_VIRTUAL_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
-  uint32_t c_hc = enc_add_counter(pr, CTR_HANDLE_COUNT, PD_COUNTER_RAWCOUNT);
+      enc_add_counter(pr, WK_VIRTUAL_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+  uint32_t c_hc = enc_add_counter(pr, WK_HANDLE_COUNT, PD_COUNTER_RAWCOUNT);
   static const uint64_t handles[NPROC] = {11, 22, 44, 33, 110};
   for (int p = 0; p < NPROC; p++) {
     cpu[p] += (uint64_t)cpu_rate[p][k] * 100000;
@@ -132,9 +117,9 @@ static void process(enc_blob *b, int k, uint64_t cpu[NPROC],
 static void processor(enc_blob *b, int k) {
   static const char *const cpu_names[3] = {"0", "1", "_Total"};
   static const uint64_t busy[3] = {10, 30, 20}, idle[3] = {90, 70, 80};
-  enc_object *o = enc_add_object(b, OBJ_PROCESSOR, ENC_MULTI_INSTANCE);
-  uint32_t c_busy = enc_add_counter(o, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER);
-  uint32_t c_idle = enc_add_counter(o, CTR_IDLE_TIME, PD_100NSEC_TIMER);
+  enc_object *o = enc_add_object(b, WK_PROCESSOR, ENC_MULTI_INSTANCE);
+  uint32_t c_busy = enc_add_counter(o, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+  uint32_t c_idle = enc_add_counter(o, WK_IDLE_TIME, PD_100NSEC_TIMER);
   for (int i = 0; i < 3; i++) {
     uint32_t in = enc_add_instance(o, cpu_names[i]);
     enc_set_value(o, in, c_busy, 1000000000 + busy[i] * 100000 * (uint64_t)k);
@@ -156,10 +141,10 @@ int main(int argc, char **argv) {
   write_names(dir);
   for (int k = 0; k < K; k++) {
     enc_blob *b = cap_sample_new("CARDHOST", t0, k);
-    enc_object *mem = enc_add_object(b, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
+    enc_object *mem = enc_add_object(b, WK_MEMORY, ENC_SINGLE_INSTANCE);
     enc_set_value(
         mem, ENC_SINGLE,
-        enc_add_counter(mem, CTR_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT),
+        enc_add_counter(mem, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT),
         6000000000u + (uint64_t)k);
     process(b, k, cpu, user);
     processor(b, k);

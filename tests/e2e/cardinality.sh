@@ -11,6 +11,7 @@
 # holds interval k's value (see graphite-influx.sh). The per-instance rates
 # and raw values are in card_capture.c; the aggregates below are computed
 # from them by hand. "-" means the slot must be empty.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 K=5

@@ -3,6 +3,7 @@
 # it) runs collectd on the demo capture, prints the values of N intervals
 # and stops by itself with status 0.
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 need collectd # scripts/demo.sh runs it

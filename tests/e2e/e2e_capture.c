@@ -16,43 +16,27 @@
  */
 #include "capture.h"
 #include "encoder.h"
+#include "known_indices.h"
 #include "perfdata.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-  OBJ_MEMORY = 4,
-  OBJ_PROCESS = 230,
-  OBJ_LOGICALDISK = 236,
-  OBJ_PROCESSOR = 238,
-  CTR_PROCESSOR_TIME = 6,
-  CTR_PAGES_SEC = 40,
-  CTR_WORKING_SET = 180,
-  CTR_DISK_SEC_READ = 208,
-  CTR_ID_PROCESS = 784,
-  CTR_AVAILABLE_BYTES = 1380,
-  CTR_COMMITTED_IN_USE = 1406,
-  /* Base counters: made-up even indices with their own names. */
-  CTR_COMMITTED_IN_USE_BASE = 1408,
-  CTR_DISK_SEC_READ_BASE = 1410,
-};
-
 static const cap_name exact_names[] = {
-    {OBJ_MEMORY, "Memory"},
-    {CTR_PROCESSOR_TIME, "% Processor Time"},
-    {CTR_PAGES_SEC, "Pages/sec"},
-    {CTR_WORKING_SET, "Working Set"},
-    {CTR_DISK_SEC_READ, "Avg. Disk sec/Read"},
-    {OBJ_PROCESS, "Process"},
-    {OBJ_LOGICALDISK, "LogicalDisk"},
-    {OBJ_PROCESSOR, "Processor"},
-    {CTR_ID_PROCESS, "ID Process"},
-    {CTR_AVAILABLE_BYTES, "Available Bytes"},
-    {CTR_COMMITTED_IN_USE, "% Committed Bytes In Use"},
-    {CTR_COMMITTED_IN_USE_BASE, "% Committed Bytes In Use Base"},
-    {CTR_DISK_SEC_READ_BASE, "Avg. Disk sec/Read Base"},
+    {WK_MEMORY, "Memory"},
+    {WK_PROCESSOR_TIME, "% Processor Time"},
+    {WK_PAGES_SEC, "Pages/sec"},
+    {WK_WORKING_SET, "Working Set"},
+    {WK_DISK_SEC_READ, "Avg. Disk sec/Read"},
+    {WK_PROCESS, "Process"},
+    {WK_LOGICALDISK, "LogicalDisk"},
+    {WK_PROCESSOR, "Processor"},
+    {WK_ID_PROCESS, "ID Process"},
+    {WK_AVAILABLE_BYTES, "Available Bytes"},
+    {WK_COMMITTED_IN_USE, "% Committed Bytes In Use"},
+    {WK_COMMITTED_IN_USE_BASE, "% Committed Bytes In Use Base"},
+    {WK_DISK_SEC_READ_BASE, "Avg. Disk sec/Read Base"},
 };
 
 #define K 12
@@ -118,13 +102,12 @@ static void exact(const char *dir, int64_t t0) {
       old += oldproc_cpu[k];
     newp += newproc_cpu[k];
 
-    enc_object *mem = enc_add_object(b, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
+    enc_object *mem = enc_add_object(b, WK_MEMORY, ENC_SINGLE_INSTANCE);
     uint32_t avail =
-        enc_add_counter(mem, CTR_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
-    uint32_t pg = enc_add_counter(mem, CTR_PAGES_SEC, PD_COUNTER_COUNTER);
-    uint32_t frac = enc_add_counter(mem, CTR_COMMITTED_IN_USE, PD_RAW_FRACTION);
-    uint32_t base =
-        enc_add_counter(mem, CTR_COMMITTED_IN_USE_BASE, PD_RAW_BASE);
+        enc_add_counter(mem, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+    uint32_t pg = enc_add_counter(mem, WK_PAGES_SEC, PD_COUNTER_COUNTER);
+    uint32_t frac = enc_add_counter(mem, WK_COMMITTED_IN_USE, PD_RAW_FRACTION);
+    uint32_t base = enc_add_counter(mem, WK_COMMITTED_IN_USE_BASE, PD_RAW_BASE);
     /* 6 GiB + k MiB: above 2^32, so a 32-bit truncation would show. */
     enc_set_value(mem, ENC_SINGLE, avail, 6442450944u + (uint64_t)k * 1048576);
     enc_set_value(mem, ENC_SINGLE, pg, pages[k]);
@@ -132,17 +115,16 @@ static void exact(const char *dir, int64_t t0) {
     enc_set_value(mem, ENC_SINGLE, frac, 25 + 5 * (uint64_t)k);
     enc_set_value(mem, ENC_SINGLE, base, 200);
 
-    enc_object *cpu = enc_add_object(b, OBJ_PROCESSOR, ENC_MULTI_INSTANCE);
-    uint32_t pt =
-        enc_add_counter(cpu, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
+    enc_object *cpu = enc_add_object(b, WK_PROCESSOR, ENC_MULTI_INSTANCE);
+    uint32_t pt = enc_add_counter(cpu, WK_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
     uint32_t i0 = enc_add_instance(cpu, "0");
     uint32_t it = enc_add_instance(cpu, "_Total");
     enc_set_value(cpu, i0, pt, (uint64_t)cpu0);
     enc_set_value(cpu, it, pt, (uint64_t)total);
 
-    enc_object *ld = enc_add_object(b, OBJ_LOGICALDISK, ENC_MULTI_INSTANCE);
-    uint32_t dt = enc_add_counter(ld, CTR_DISK_SEC_READ, PD_AVERAGE_TIMER);
-    uint32_t db = enc_add_counter(ld, CTR_DISK_SEC_READ_BASE, PD_AVERAGE_BASE);
+    enc_object *ld = enc_add_object(b, WK_LOGICALDISK, ENC_MULTI_INSTANCE);
+    uint32_t dt = enc_add_counter(ld, WK_DISK_SEC_READ, PD_AVERAGE_TIMER);
+    uint32_t db = enc_add_counter(ld, WK_DISK_SEC_READ_BASE, PD_AVERAGE_BASE);
     uint32_t ic = enc_add_instance(ld, "C:");
     uint32_t itot = enc_add_instance(ld, "_Total");
     enc_set_value(ld, ic, dt, ticks);
@@ -150,11 +132,11 @@ static void exact(const char *dir, int64_t t0) {
     enc_set_value(ld, itot, dt, ticks);
     enc_set_value(ld, itot, db, reads);
 
-    enc_object *pr = enc_add_object(b, OBJ_PROCESS, ENC_MULTI_INSTANCE);
-    uint32_t ppt = enc_add_counter(pr, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER);
+    enc_object *pr = enc_add_object(b, WK_PROCESS, ENC_MULTI_INSTANCE);
+    uint32_t ppt = enc_add_counter(pr, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
     uint32_t pws =
-        enc_add_counter(pr, CTR_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
-    uint32_t pid = enc_add_counter(pr, CTR_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+        enc_add_counter(pr, WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+    uint32_t pid = enc_add_counter(pr, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
     uint32_t s0 = enc_add_instance(pr, "svchost");
     enc_set_value(pr, s0, ppt, (uint64_t)sv);
     enc_set_value(pr, s0, pws, 10485760 + (uint64_t)k * 4096);
@@ -192,13 +174,13 @@ static void exact(const char *dir, int64_t t0) {
  * Process object with no instances at all (and 9, where runs of 50 and 200
  * samples end, has several). */
 static const cap_name churn_names[] = {
-    {OBJ_MEMORY, "Memory"},
-    {CTR_PROCESSOR_TIME, "% Processor Time"},
-    {CTR_WORKING_SET, "Working Set"},
-    {OBJ_PROCESS, "Process"},
-    {OBJ_PROCESSOR, "Processor"},
-    {CTR_ID_PROCESS, "ID Process"},
-    {CTR_AVAILABLE_BYTES, "Available Bytes"},
+    {WK_MEMORY, "Memory"},
+    {WK_PROCESSOR_TIME, "% Processor Time"},
+    {WK_WORKING_SET, "Working Set"},
+    {WK_PROCESS, "Process"},
+    {WK_PROCESSOR, "Processor"},
+    {WK_ID_PROCESS, "ID Process"},
+    {WK_AVAILABLE_BYTES, "Available Bytes"},
 };
 
 static void churn(const char *dir, int count) {
@@ -209,14 +191,13 @@ static void churn(const char *dir, int count) {
     enc_blob *b = enc_new("CHURN");
     enc_set_clock(b, (int64_t)j * 10000000, 10000000, cap_filetime(t));
 
-    enc_object *mem = enc_add_object(b, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
+    enc_object *mem = enc_add_object(b, WK_MEMORY, ENC_SINGLE_INSTANCE);
     uint32_t avail =
-        enc_add_counter(mem, CTR_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+        enc_add_counter(mem, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
     enc_set_value(mem, ENC_SINGLE, avail, 1000000 + (uint64_t)j);
 
-    enc_object *cpu = enc_add_object(b, OBJ_PROCESSOR, ENC_MULTI_INSTANCE);
-    uint32_t pt =
-        enc_add_counter(cpu, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
+    enc_object *cpu = enc_add_object(b, WK_PROCESSOR, ENC_MULTI_INSTANCE);
+    uint32_t pt = enc_add_counter(cpu, WK_PROCESSOR_TIME, PD_100NSEC_TIMER_INV);
     int ncpu = 1 + j % 3; /* CPUs come and go too */
     for (int c = 0; c < ncpu; c++) {
       char name[16];
@@ -227,11 +208,11 @@ static void churn(const char *dir, int count) {
     enc_set_value(cpu, enc_add_instance(cpu, "_Total"), pt,
                   (uint64_t)j * 5000000);
 
-    enc_object *pr = enc_add_object(b, OBJ_PROCESS, ENC_MULTI_INSTANCE);
-    uint32_t ppt = enc_add_counter(pr, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER);
+    enc_object *pr = enc_add_object(b, WK_PROCESS, ENC_MULTI_INSTANCE);
+    uint32_t ppt = enc_add_counter(pr, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
     uint32_t pws =
-        enc_add_counter(pr, CTR_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
-    uint32_t pid = enc_add_counter(pr, CTR_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+        enc_add_counter(pr, WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+    uint32_t pid = enc_add_counter(pr, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
     int phase = j % 10;
     if (phase != 4) {
       /* svchost duplicates: 1..4 of them; job-N: a window of 3 names
@@ -279,22 +260,13 @@ static void churn(const char *dir, int count) {
  * Queue (multi-instance with no instance at all). The names table also
  * names Paging File, which no blob holds. Blob 3 is cut in the middle of
  * the Process object (malformed). */
-enum {
-  OBJ_SYSTEM = 2,
-  CTR_PROCESSES = 248,
-  OBJ_PAGING_FILE = 700,
-  CTR_USAGE = 702,
-  OBJ_PRINT_QUEUE = 1450,
-  CTR_JOBS = 1452,
-};
-
 static const cap_name self_names[] = {
-    {OBJ_SYSTEM, "System"},           {OBJ_MEMORY, "Memory"},
-    {CTR_PAGES_SEC, "Pages/sec"},     {CTR_WORKING_SET, "Working Set"},
-    {OBJ_PROCESS, "Process"},         {CTR_PROCESSES, "Processes"},
-    {OBJ_PAGING_FILE, "Paging File"}, {CTR_USAGE, "% Usage"},
-    {CTR_ID_PROCESS, "ID Process"},   {CTR_AVAILABLE_BYTES, "Available Bytes"},
-    {OBJ_PRINT_QUEUE, "Print Queue"}, {CTR_JOBS, "Jobs"},
+    {WK_SYSTEM, "System"},           {WK_MEMORY, "Memory"},
+    {WK_PAGES_SEC, "Pages/sec"},     {WK_WORKING_SET, "Working Set"},
+    {WK_PROCESS, "Process"},         {WK_PROCESSES, "Processes"},
+    {WK_PAGING_FILE, "Paging File"}, {WK_USAGE, "% Usage"},
+    {WK_ID_PROCESS, "ID Process"},   {WK_AVAILABLE_BYTES, "Available Bytes"},
+    {WK_PRINT_QUEUE, "Print Queue"}, {WK_JOBS, "Jobs"},
 };
 
 #define SELF_BLOBS 6
@@ -308,27 +280,27 @@ static void self(const char *dir) {
     enc_blob *b = enc_new("SELFHOST");
     enc_set_clock(b, (int64_t)k * 10000000, 10000000,
                   cap_filetime(1767225600 + k));
-    enc_object *sys = enc_add_object(b, OBJ_SYSTEM, ENC_SINGLE_INSTANCE);
+    enc_object *sys = enc_add_object(b, WK_SYSTEM, ENC_SINGLE_INSTANCE);
     enc_set_value(sys, ENC_SINGLE,
-                  enc_add_counter(sys, CTR_PROCESSES, PD_COUNTER_RAWCOUNT),
+                  enc_add_counter(sys, WK_PROCESSES, PD_COUNTER_RAWCOUNT),
                   100 + (uint64_t)k);
-    enc_object *mem = enc_add_object(b, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
+    enc_object *mem = enc_add_object(b, WK_MEMORY, ENC_SINGLE_INSTANCE);
     uint32_t avail =
-        enc_add_counter(mem, CTR_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
-    uint32_t pg = enc_add_counter(mem, CTR_PAGES_SEC, PD_COUNTER_COUNTER);
+        enc_add_counter(mem, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT);
+    uint32_t pg = enc_add_counter(mem, WK_PAGES_SEC, PD_COUNTER_COUNTER);
     enc_set_value(mem, ENC_SINGLE, avail, 1000000 + (uint64_t)k);
     enc_set_value(mem, ENC_SINGLE, pg, 100 * (uint64_t)k);
-    enc_object *pr = enc_add_object(b, OBJ_PROCESS, ENC_MULTI_INSTANCE);
-    uint32_t pid = enc_add_counter(pr, CTR_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+    enc_object *pr = enc_add_object(b, WK_PROCESS, ENC_MULTI_INSTANCE);
+    uint32_t pid = enc_add_counter(pr, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
     uint32_t pws =
-        enc_add_counter(pr, CTR_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
+        enc_add_counter(pr, WK_WORKING_SET, PD_COUNTER_LARGE_RAWCOUNT);
     for (uint32_t i = 0; i < 3; i++) {
       uint32_t inst = enc_add_instance(pr, procs[i]);
       enc_set_value(pr, inst, pid, 800 + i);
       enc_set_value(pr, inst, pws, 4096 * (uint64_t)(i + 1));
     }
-    enc_object *pq = enc_add_object(b, OBJ_PRINT_QUEUE, ENC_MULTI_INSTANCE);
-    enc_add_counter(pq, CTR_JOBS, PD_COUNTER_RAWCOUNT);
+    enc_object *pq = enc_add_object(b, WK_PRINT_QUEUE, ENC_MULTI_INSTANCE);
+    enc_add_counter(pq, WK_JOBS, PD_COUNTER_RAWCOUNT);
 
     size_t len;
     uint8_t *blob = enc_build(b, &len);

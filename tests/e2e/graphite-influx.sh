@@ -16,6 +16,7 @@
 # computed by hand from the raw values in tests/e2e/e2e_capture.c (format.md 3);
 # "-" means the slot must be empty: first sample of a two-sample counter,
 # the malformed blob 6, the counter reset at 3, an instance not present.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 K=12

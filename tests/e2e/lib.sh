@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # collectd-winperf end-to-end test library (sourced, POSIX sh + bash).
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 #
@@ -120,6 +121,7 @@ e2e_stop() {
     e2e_alive "$_pid" && kill -KILL "$_pid" 2>/dev/null
   fi
   wait "$_pid" 2>/dev/null
+  # shellcheck disable=SC2034 # read by the tests that source this
   E2E_STATUS=$?
   E2E_PIDS=$(echo "$E2E_PIDS" | tr ' ' '\n' | grep -vx "$_pid" | tr '\n' ' ')
 }
@@ -214,6 +216,7 @@ EOF
   e2e_spawn "$CARBON_DIR/stdout.log" /usr/bin/carbon-cache \
     --config="$CARBON_DIR/carbon.conf" --pidfile="$CARBON_DIR/carbon.pid" \
     --nodaemon start
+  # shellcheck disable=SC2034 # read by the tests that source this
   CARBON_PID=$E2E_LAST_PID
   e2e_wait_for 30 e2e_tcp_open "$CARBON_PORT" ||
     e2e_bail "carbon-cache accepts on 127.0.0.1:$CARBON_PORT"
@@ -335,6 +338,7 @@ bind-address = "127.0.0.1:$_rpc"
 ${E2E_INFLUX_EXTRA:-}
 EOF
   e2e_spawn "$INFLUX_DIR/influxd.log" /usr/bin/influxd -config "$INFLUX_DIR/influxdb.conf"
+  # shellcheck disable=SC2034 # read by the tests that source this
   INFLUX_PID=$E2E_LAST_PID
   e2e_wait_for 30 e2e_influx_ping || e2e_bail "influxd answers /ping on 127.0.0.1:$INFLUX_HTTP"
   # UDP has no handshake: values sent before the collectd input is bound

@@ -16,6 +16,7 @@
 # Then bad input: collectd refuses to start on a bad metric_names value
 # (file:line:column) and a bad MetricNames/InstanceNames option.
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 e2e_init naming

@@ -32,36 +32,29 @@
  */
 #include "capture.h"
 #include "encoder.h"
+#include "known_indices.h"
 #include "perfdata.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 enum {
-  OBJ_PROCESS = 230,
-  OBJ_THREAD = 232,
-  OBJ_LOGICALDISK = 236,
   OBJ_PROCESS_V2 = 2200,
   OBJ_PAGING_FILE = 2300,
-  CTR_PROCESSOR_TIME = 6,
-  CTR_USER_TIME = 142,
-  CTR_FREE_MB = 410,
-  CTR_ID_PROCESS = 784,
-  CTR_ID_THREAD = 804,
   CTR_HANDLE_COUNT = 2202,
   CTR_USAGE = 2302,
 };
 
-static const cap_name names[] = {{OBJ_PROCESS, "Process"},
-                                 {OBJ_THREAD, "Thread"},
-                                 {OBJ_LOGICALDISK, "LogicalDisk"},
+static const cap_name names[] = {{WK_PROCESS, "Process"},
+                                 {WK_THREAD, "Thread"},
+                                 {WK_LOGICALDISK, "LogicalDisk"},
                                  {OBJ_PROCESS_V2, "Process V2"},
                                  {OBJ_PAGING_FILE, "Paging File"},
-                                 {CTR_PROCESSOR_TIME, "% Processor Time"},
-                                 {CTR_USER_TIME, "% User Time"},
-                                 {CTR_FREE_MB, "Free Megabytes"},
-                                 {CTR_ID_PROCESS, "ID Process"},
-                                 {CTR_ID_THREAD, "ID Thread"},
+                                 {WK_PROCESSOR_TIME, "% Processor Time"},
+                                 {WK_USER_TIME, "% User Time"},
+                                 {WK_FREE_MEGABYTES, "Free Megabytes"},
+                                 {WK_ID_PROCESS, "ID Process"},
+                                 {WK_ID_THREAD, "ID Thread"},
                                  {CTR_HANDLE_COUNT, "Handle Count"},
                                  {CTR_USAGE, "% Usage"}};
 
@@ -90,10 +83,10 @@ enum { NPROCS = sizeof procs / sizeof *procs };
 
 /* Process: returns the instance position of each proc in this sample. */
 static void add_processes(enc_blob *b, int k, uint32_t pos[NPROCS]) {
-  enc_object *o = enc_add_object(b, OBJ_PROCESS, ENC_MULTI_INSTANCE);
-  uint32_t cpu = enc_add_counter(o, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER);
-  uint32_t user = enc_add_counter(o, CTR_USER_TIME, PD_100NSEC_TIMER);
-  uint32_t pid = enc_add_counter(o, CTR_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+  enc_object *o = enc_add_object(b, WK_PROCESS, ENC_MULTI_INSTANCE);
+  uint32_t cpu = enc_add_counter(o, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+  uint32_t user = enc_add_counter(o, WK_USER_TIME, PD_100NSEC_TIMER);
+  uint32_t pid = enc_add_counter(o, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
   for (size_t i = 0; i < NPROCS; i++) {
     if (procs[i].cpu[k] < 0)
       continue;
@@ -105,31 +98,31 @@ static void add_processes(enc_blob *b, int k, uint32_t pos[NPROCS]) {
 }
 
 static void add_threads(enc_blob *b, int k, const uint32_t pos[NPROCS]) {
-  enc_object *o = enc_add_object(b, OBJ_THREAD, ENC_MULTI_INSTANCE);
-  uint32_t cpu = enc_add_counter(o, CTR_PROCESSOR_TIME, PD_100NSEC_TIMER);
-  uint32_t pid = enc_add_counter(o, CTR_ID_PROCESS, PD_COUNTER_RAWCOUNT);
-  uint32_t tid = enc_add_counter(o, CTR_ID_THREAD, PD_COUNTER_RAWCOUNT);
+  enc_object *o = enc_add_object(b, WK_THREAD, ENC_MULTI_INSTANCE);
+  uint32_t cpu = enc_add_counter(o, WK_PROCESSOR_TIME, PD_100NSEC_TIMER);
+  uint32_t pid = enc_add_counter(o, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+  uint32_t tid = enc_add_counter(o, WK_ID_THREAD, PD_COUNTER_RAWCOUNT);
   uint32_t t = enc_add_instance(o, "0"); /* w3wp/0: pid 10, tid 100 */
-  enc_instance_set_parent(o, t, OBJ_PROCESS, pos[1]);
+  enc_instance_set_parent(o, t, WK_PROCESS, pos[1]);
   enc_set_value(o, t, cpu, (uint64_t)k * 1000000);
   enc_set_value(o, t, pid, 10);
   enc_set_value(o, t, tid, 100);
   t = enc_add_instance(o, "0"); /* Idle/0: pid 0, tid 0 */
-  enc_instance_set_parent(o, t, OBJ_PROCESS, pos[0]);
+  enc_instance_set_parent(o, t, WK_PROCESS, pos[0]);
   enc_set_value(o, t, cpu, (uint64_t)k * 5000000);
 }
 
 static void add_rawcounts(enc_blob *b, int k) {
-  enc_object *ld = enc_add_object(b, OBJ_LOGICALDISK, ENC_MULTI_INSTANCE);
+  enc_object *ld = enc_add_object(b, WK_LOGICALDISK, ENC_MULTI_INSTANCE);
   enc_object_set_code_page(ld, 1252);
-  uint32_t mb = enc_add_counter(ld, CTR_FREE_MB, PD_COUNTER_RAWCOUNT);
+  uint32_t mb = enc_add_counter(ld, WK_FREE_MEGABYTES, PD_COUNTER_RAWCOUNT);
   enc_set_value(ld, enc_add_instance(ld, "C:"), mb, 100 + (uint64_t)k);
   enc_set_value(ld, enc_add_instance(ld, "D\xc3\xa9p\xc3\xb4t"), mb,
                 200 + (uint64_t)k);
   enc_set_value(ld, enc_add_instance(ld, "_Total"), mb, 300 + 2 * (uint64_t)k);
 
   enc_object *v2 = enc_add_object(b, OBJ_PROCESS_V2, ENC_MULTI_INSTANCE);
-  uint32_t pid = enc_add_counter(v2, CTR_ID_PROCESS, PD_COUNTER_RAWCOUNT);
+  uint32_t pid = enc_add_counter(v2, WK_ID_PROCESS, PD_COUNTER_RAWCOUNT);
   uint32_t hc = enc_add_counter(v2, CTR_HANDLE_COUNT, PD_COUNTER_RAWCOUNT);
   static const struct {
     const char *name;

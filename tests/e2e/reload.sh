@@ -30,6 +30,7 @@
 # An added entry has no value in the interval it appears (its first
 # sample), even though the previous blob holds its object (every blob
 # holds every object); the unchanged ones have one in every interval.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 K=12

@@ -20,32 +20,22 @@
  */
 #include "capture.h"
 #include "encoder.h"
+#include "known_indices.h"
 #include "perfdata.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-  OBJ_SYSTEM = 2,
-  OBJ_MEMORY = 4,
-  CTR_PAGES_SEC = 40,
-  CTR_CONTEXT_SWITCHES = 146,
-  CTR_SYSTEM_CALLS = 148,
-  CTR_PROCESSES = 248,
-  CTR_THREADS = 250,
-  CTR_AVAILABLE_BYTES = 1380,
-};
-
 static const cap_name names[] = {
-    {OBJ_SYSTEM, "System"},
-    {OBJ_MEMORY, "Memory"},
-    {CTR_PAGES_SEC, "Pages/sec"},
-    {CTR_CONTEXT_SWITCHES, "Context Switches/sec"},
-    {CTR_SYSTEM_CALLS, "System Calls/sec"},
-    {CTR_PROCESSES, "Processes"},
-    {CTR_THREADS, "Threads"},
-    {CTR_AVAILABLE_BYTES, "Available Bytes"},
+    {WK_SYSTEM, "System"},
+    {WK_MEMORY, "Memory"},
+    {WK_PAGES_SEC, "Pages/sec"},
+    {WK_CONTEXT_SWITCHES, "Context Switches/sec"},
+    {WK_SYSTEM_CALLS, "System Calls/sec"},
+    {WK_PROCESSES, "Processes"},
+    {WK_THREADS, "Threads"},
+    {WK_AVAILABLE_BYTES, "Available Bytes"},
 };
 
 #define K 12
@@ -68,15 +58,15 @@ int main(int argc, char **argv) {
     enc_blob *b = enc_new("RELOAD");
     enc_set_clock(b, 1000000000 + (int64_t)k * 10000000, 10000000,
                   cap_filetime(t0 + (int64_t)k));
-    enc_object *mem = enc_add_object(b, OBJ_MEMORY, ENC_SINGLE_INSTANCE);
-    counter(mem, CTR_PAGES_SEC, PD_COUNTER_COUNTER, 2000 + 5 * k * (k + 1));
-    counter(mem, CTR_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT,
+    enc_object *mem = enc_add_object(b, WK_MEMORY, ENC_SINGLE_INSTANCE);
+    counter(mem, WK_PAGES_SEC, PD_COUNTER_COUNTER, 2000 + 5 * k * (k + 1));
+    counter(mem, WK_AVAILABLE_BYTES, PD_COUNTER_LARGE_RAWCOUNT,
             1000000000 + 1000 * k);
-    enc_object *sys = enc_add_object(b, OBJ_SYSTEM, ENC_SINGLE_INSTANCE);
-    counter(sys, CTR_PROCESSES, PD_COUNTER_RAWCOUNT, 40 + k);
-    counter(sys, CTR_THREADS, PD_COUNTER_RAWCOUNT, 500 + 2 * k);
-    counter(sys, CTR_CONTEXT_SWITCHES, PD_COUNTER_COUNTER, 1000 + 10 * k * k);
-    counter(sys, CTR_SYSTEM_CALLS, PD_COUNTER_COUNTER, 5000 + 7 * k * k);
+    enc_object *sys = enc_add_object(b, WK_SYSTEM, ENC_SINGLE_INSTANCE);
+    counter(sys, WK_PROCESSES, PD_COUNTER_RAWCOUNT, 40 + k);
+    counter(sys, WK_THREADS, PD_COUNTER_RAWCOUNT, 500 + 2 * k);
+    counter(sys, WK_CONTEXT_SWITCHES, PD_COUNTER_COUNTER, 1000 + 10 * k * k);
+    counter(sys, WK_SYSTEM_CALLS, PD_COUNTER_COUNTER, 5000 + 7 * k * k);
     size_t len = 0;
     uint8_t *blob = enc_build(b, &len);
     if (blob == NULL) {

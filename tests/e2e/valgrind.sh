@@ -18,6 +18,7 @@
 # nothing behind. (What config and init allocated differs by design: the
 # replay source lists the capture's 50 or 200 file names at start.) The interval count comes from the csv plugin's lines for
 # \Memory\Available Bytes, dispatched once per sample.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 e2e_init valgrind

@@ -44,7 +44,8 @@ for t in $targets; do
   else
     echo "not ok $i - $t: corpus, regressions and seeds"
     # Name the input that fails.
-    for f in $(find $dirs -type f ! -name '.*'); do
+    # shellcheck disable=SC2086 # dirs: a list of directories
+    find $dirs -type f ! -name '.*' | while IFS= read -r f; do
       if ! "$prog" "$f" >/dev/null 2>&1; then
         echo "# fails on $f"
         break

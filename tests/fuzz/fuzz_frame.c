@@ -5,14 +5,14 @@
  * plugin and winperf-remote-helper: the helper reads requests from a
  * process it did not start itself, the plugin reads answers from a helper
  * that relays a remote server. The first input byte picks the direction;
- * the rest is the stream, read frame by frame as src/remote/helper.c
- * (requests) and src/source/remote.c (answers) read it, with the session
- * messages of a helper of several hosts (frame_session.h) beside QUERY and
- * NAMES. Checks: every accepted header round-trips through
- * wpr_frame_header, an accepted query is the payload itself, a parsed error
- * message has no control character, an error built from the payload parses
- * back to it, an accepted OPEN builds back to the same bytes, and an
- * accepted session id is never 0.
+ * the rest is the stream, read frame by frame as
+ * src/remote/helper_requests.c (requests) and src/source/remote.c (answers)
+ * read it, with the session messages of a helper of several hosts
+ * (frame_session.h) beside QUERY and NAMES. Checks: every accepted header
+ * round-trips through wpr_frame_header, an accepted query is the payload
+ * itself, a parsed error message has no control character, an error built from
+ * the payload parses back to it, an accepted OPEN builds back to the same
+ * bytes, and an accepted session id is never 0.
  */
 #include "frame.h"
 #include "frame_session.h"
@@ -87,7 +87,9 @@ static void check_open(const uint8_t *payload, uint32_t len) {
   wp_error err;
   if (wpr_parse_open(payload, len, &o, &err) != 0)
     return;
-  if (strlen(o.host) == 0 || strlen(o.host) > WPR_OPEN_HOST_MAX)
+  if (strlen(o.host) == 0 || strlen(o.host) > WPR_OPEN_HOST_MAX || o.auth < 0 ||
+      o.auth > 2 || o.principal == NULL || o.keytab == NULL ||
+      o.ccache == NULL || o.krb5_config == NULL)
     abort();
   size_t n = wpr_build_open(again, sizeof again, &o);
   if (n != len || memcmp(again, payload, len) != 0)
@@ -133,8 +135,9 @@ static void answer(uint8_t type, const uint8_t *payload, uint32_t len) {
 
 static bool is_request(uint8_t type) {
   return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES ||
-         type == WPR_MSG_OPEN || type == WPR_MSG_SQUERY ||
-         type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE;
+         type == WPR_MSG_REPORT || type == WPR_MSG_OPEN ||
+         type == WPR_MSG_SQUERY || type == WPR_MSG_SNAMES ||
+         type == WPR_MSG_CLOSE;
 }
 
 /* The stream, frame by frame, until it ends or falls out of sync: the

@@ -1,7 +1,7 @@
 /* collectd-winperf: libFuzzer target over the YAML counter file loader.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
- * src/plugin/counters_yaml.c without collectd: the input is a CountersFile.
+ * src/config/counters_yaml.c without collectd: the input is a CountersFile.
  * It is parsed from memory (wp_counters_parse) and, as the plugin reads it,
  * from a file (wp_counters_load on a memfd, when the input is small enough
  * to make the extra system calls cheap): both must agree. Every entry's

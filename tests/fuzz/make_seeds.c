@@ -546,6 +546,31 @@ static int frame_seeds(const char *dir) {
             wpr_build_session_frame(f, sizeof f, WPR_MSG_CLOSE, 1, NULL));
   if (write_vec(dir, "session-requests", &v))
     return -1;
+  /* Kerberos: OPEN with Auth kerberos and its strings; a REPORT */
+  static wpr_open k = {.port = 445,
+                       .connect_timeout_ms = 10000,
+                       .query_timeout_ms = 30000,
+                       .auth = 1,
+                       .host = "sql01.corp.example",
+                       .principal = "svc-perf@CORP.EXAMPLE",
+                       .keytab = "/etc/collectd/svc-perf.keytab",
+                       .krb5_config = "/etc/krb5.conf"};
+  n = wpr_build_open(f, sizeof f, &k);
+  v.n = 0;
+  enc_u8(&v, 0);
+  frame(&v, WPR_MSG_OPEN, f, n);
+  k.auth = 2;
+  k.keytab = NULL;
+  k.ccache = "FILE:/var/lib/collectd/krb5cc";
+  n = wpr_build_open(f, sizeof f, &k);
+  frame(&v, WPR_MSG_OPEN, f, n);
+  if (write_vec(dir, "open-kerberos", &v))
+    return -1;
+  v.n = 0;
+  enc_u8(&v, 0);
+  frame(&v, WPR_MSG_REPORT, NULL, 0);
+  if (write_vec(dir, "report", &v))
+    return -1;
   /* plugin side (odd): the helper's answers */
   v.n = 0;
   enc_u8(&v, 1);

@@ -106,8 +106,20 @@ has_all "$work/base.list" /usr/lib/collectd/winperf.so /usr/bin/winperf \
   /usr/share/collectd-winperf/demo/0000.blob /usr/share/collectd-winperf/demo/0063.blob \
   /usr/share/collectd-winperf/demo/names.multisz /usr/share/collectd-winperf/demo/winperf.yaml \
   /usr/share/collectd-winperf/sample/sample1.blob /usr/share/collectd-winperf/sample/sample2.blob \
-  /usr/share/collectd-winperf/sample/names.multisz
-ok $? "collectd-winperf holds the plugin, winperf, man pages, examples, demo capture and sample"
+  /usr/share/collectd-winperf/sample/names.multisz \
+  /usr/share/collectd-winperf/grafana/graphite/winperf-host.json \
+  /usr/share/collectd-winperf/grafana/influxdb/winperf-fleet.json \
+  /usr/share/collectd-winperf/grafana/prometheus/winperf-self.json \
+  /usr/share/collectd-winperf/prometheus/winperf-alerts.rules.yml \
+  /usr/share/collectd-winperf/prometheus/winperf-windows-exporter.rules.yml \
+  /usr/share/collectd-winperf/victoriametrics/relabel.yml \
+  /usr/share/collectd-winperf/telegraf/collectd-to-influxdb2.conf \
+  /usr/share/doc/collectd-winperf/backends.md.gz
+ok $? "collectd-winperf holds the plugin, winperf, man pages, examples, demo capture, sample, dashboards, rules"
+
+# write_prometheus' libraries (collectd-core only suggests them).
+[ "$(dpkg-deb -f "$deb_base" Recommends 2>/dev/null)" = "libmicrohttpd12, libprotobuf-c1" ]
+ok $? "collectd-winperf recommends libmicrohttpd12 and libprotobuf-c1 (write_prometheus)"
 
 ! grep -qE '\.la$|winperf-remote-helper|/etc/collectd/collectd\.conf\.d' "$work/base.list"
 ok $? "collectd-winperf holds no .la, no remote helper and no collectd.conf.d snippet"

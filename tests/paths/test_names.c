@@ -6,7 +6,7 @@
  * expected offsets are counted by hand (2 bytes per unit).
  */
 #include "perfdata.h"
-#include "../tap.h"
+#include "tap.h"
 
 #include <stdlib.h>
 

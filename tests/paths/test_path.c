@@ -6,7 +6,7 @@
  * in format.md 4.2 (columns are 0-based byte offsets into the C string).
  */
 #include "perfdata.h"
-#include "../tap.h"
+#include "tap.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  * Expected bytes are hand-encoded from the Unicode and Windows-1252 tables.
  */
 #include "pd_internal.h"
-#include "../tap.h"
+#include "tap.h"
 
 static int bytes_eq(const char *got, const char *want, size_t n) {
   return memcmp(got, want, n) == 0;

@@ -68,7 +68,6 @@ smbd_setup "$E2E_DIR/smbd" "$(e2e_free_port tcp)" || e2e_bail "smbd user and con
 smbd_start || e2e_bail "smbd listens"
 A_DIR=$SMBD_DIR
 A_PORT=$SMBD_PORT
-A_PID=$SMBD_PID
 
 # The restart host's smbd: a copy of the first one's configuration and
 # password database, its own port and directories.

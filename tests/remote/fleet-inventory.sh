@@ -209,5 +209,6 @@ printf 'hosts:\n  - a\n' >"$E2E_DIR/bad.yaml"
 bad_conf '  Shard "4/3"'
 refuse "Shard 4/3" 'Shard "4/3": expected "K/N"'
 bad_conf '  Auth "kerberos"'
-refuse "Auth kerberos" 'Kerberos is not supported yet'
+refuse "Auth kerberos without a keytab, cache or password file" \
+  'bad.yaml:2:5: host "a": Auth "kerberos" needs exactly one credential source'
 e2e_done

@@ -400,6 +400,13 @@ static void test_frame(void) {
   wpr_frame_header(h, WPR_MSG_DATA, 3);
   IS_INT(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err), -1,
          "frame: data without the type word refused");
+  wpr_frame_header(h, WPR_MSG_REPORT, 0);
+  OK(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err) == 0 &&
+         type == 'K' && len == 0,
+     "frame: an empty REPORT request");
+  wpr_frame_header(h, WPR_MSG_REPORT, 1);
+  IS_INT(wpr_frame_parse_header(h, WPR_FRAME_MAX, &type, &len, &err), -1,
+         "frame: a REPORT with a payload refused");
   char name[WPR_REQUEST_MAX + 1];
   IS_INT(wpr_parse_query((const uint8_t *)"238 2", 5, name, sizeof(name), &err),
          0, "query: index list accepted");
@@ -431,6 +438,43 @@ static void test_frame(void) {
   IS_STR(wpr_error_kind_name(WPR_ERR_ACCESS), "access", "error: kind 8's name");
 }
 
+/* OPEN with Kerberos: Auth in flag bits 1-2, its four strings after the
+ * credentials file. */
+static void test_open_kerberos(const wpr_open *base) {
+  static wpr_open o, back;
+  uint8_t p[WPR_OPEN_MAX + 8];
+  o = *base;
+  o.encrypt = 0;
+  o.auth = 1; /* kerberos */
+  o.user = o.credentials = NULL;
+  o.principal = "svc@R.EX";
+  o.keytab = "/k";
+  o.krb5_config = "/c";
+  static const uint8_t tail[] = {
+      2, /* flags: Auth kerberos */
+      '1', '0', '.', '0', '.', '0', '.',
+      '7', 0,   0,   0,   0, /* user, domain, credentials */
+      's', 'v', 'c', '@', 'R', '.', 'E',
+      'X', 0,   '/', 'k', 0,   0, /* keytab; ccache: none */
+      '/', 'c', 0};
+  size_t n = wpr_build_open(p, sizeof(p), &o);
+  OK(n == 16 + sizeof(tail) && memcmp(p + 16, tail, sizeof(tail)) == 0,
+     "open: Kerberos flags and strings as laid out");
+  IS_INT(wpr_parse_open(p, n, &back, &err), 0, "open: Kerberos parsed");
+  OK(back.auth == 1 && back.encrypt == 0, "open: Auth kerberos back");
+  IS_STR(back.principal, "svc@R.EX", "open: principal back");
+  IS_STR(back.keytab, "/k", "open: keytab back");
+  IS_STR(back.ccache, "", "open: no ccache back");
+  IS_STR(back.krb5_config, "/c", "open: krb5.conf back");
+  o.auth = 2;
+  n = wpr_build_open(p, sizeof(p), &o);
+  OK(n > 16 && p[16] == 4 && wpr_parse_open(p, n, &back, &err) == 0 &&
+         back.auth == 2,
+     "open: Auth negotiate is flag 4");
+  o.auth = 3;
+  IS_INT(wpr_build_open(p, sizeof(p), &o), 0, "open: no frame for Auth 3");
+}
+
 /* The session messages of a helper that serves several hosts
  * (frame_session.h), against bytes laid out by hand. */
 static void test_session_frames(void) {
@@ -445,17 +489,17 @@ static void test_session_frames(void) {
                  .domain = NULL,
                  .credentials = "/etc/c"};
   uint8_t p[WPR_OPEN_MAX + 8];
-  static const uint8_t want[] = {0x67, 0x11, 0,   0, /* port 4455 */
-                                 0x88, 0x13, 0,   0, /* connect 5000 ms */
-                                 0xe8, 0x03, 0,   0, /* query 1000 ms */
-                                 0,    0,    0,   0, /* buffer: the helper's */
-                                 1,                  /* flags: encrypt */
-                                 '1',  '0',  '.', '0', '.', '0', '.',
-                                 '7',  0,    'C', 'O', 'R', 'P', '\\',
-                                 'm',  'o',  'n', 0,   0, /* domain: empty */
-                                 '/',  'e',  't', 'c', '/', 'c', 0};
+  static const uint8_t want[] = {
+      0x67, 0x11, 0,    0, /* port 4455 */
+      0x88, 0x13, 0,    0, /* connect 5000 ms */
+      0xe8, 0x03, 0,    0, /* query 1000 ms */
+      0,    0,    0,    0, /* buffer: the helper's */
+      1,                   /* flags: encrypt */
+      '1',  '0',  '.',  '0', '.', '0', '.', '7', 0, 'C', 'O',
+      'R',  'P',  '\\', 'm', 'o', 'n', 0,   0,               /* domain: empty */
+      '/',  'e',  't',  'c', '/', 'c', 0,   0,   0, 0,   0}; /* no Kerberos */
   size_t n = wpr_build_open(p, sizeof(p), &o);
-  IS_INT(n, sizeof(want), "open: 17 fixed bytes and four terminated strings");
+  IS_INT(n, sizeof(want), "open: 17 fixed bytes and eight terminated strings");
   OK(n == sizeof(want) && memcmp(p, want, n) == 0, "open: bytes as laid out");
   IS_INT(wpr_parse_open(p, n, &back, &err), 0, "open: parsed");
   OK(back.port == 4455 && back.connect_timeout_ms == 5000 &&
@@ -474,11 +518,14 @@ static void test_session_frames(void) {
   memcpy(q, want, sizeof(want));
   q[sizeof(want)] = 'x';
   IS_INT(wpr_parse_open(q, sizeof(q), &back, &err), -1,
-         "open: a byte after the fourth string refused");
+         "open: a byte after the eighth string refused");
   memcpy(q, want, sizeof(want));
-  q[16] = 3;
+  q[16] = 8;
   IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
          "open: an unknown flag refused");
+  q[16] = 1 | 6;
+  IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
+         "open: Auth 3 (bits 1-2 both set) refused");
   memcpy(q, want, sizeof(want));
   q[4] = q[5] = 0;
   IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
@@ -491,6 +538,7 @@ static void test_session_frames(void) {
   q[28] = '\n';
   IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
          "open: a control character in the user refused");
+  test_open_kerberos(&o);
   o.host = "a/b";
   IS_INT(wpr_build_open(p, sizeof(p), &o), 0, "open: no frame for host a/b");
   o.host = "h";

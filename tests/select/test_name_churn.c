@@ -5,9 +5,9 @@
  * whose processes are renamed, exit (the later ones move up), start at any
  * position, and whose threads change parent or name or exit; some
  * intervals change nothing. The names kept from one build to the next
- * (instance_names.c, name_memo.c) must never show: every interval, every
- * full name, every lookup and every pairing is compared with a model
- * written here from format.md 1.4 alone (base "parent/name", or the own
+ * (instance_names.c and its memos, full_names.c) must never show: every
+ * interval, every full name, every lookup and every pairing is compared with a
+ * model written here from format.md 1.4 alone (base "parent/name", or the own
  * name when the parent reference is out of range; "#n" for the n-th
  * earlier case-insensitive duplicate of a base; lookup: the first full
  * name equal case-insensitively; pairing by full name with the older

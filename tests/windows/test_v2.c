@@ -5,7 +5,7 @@
  * (tests/encoder/v2_encoder.h, which never calls the decoder); the expected
  * values are the format.md 3.3 worked examples, not the code's output.
  */
-#include "../tap.h"
+#include "tap.h"
 #include "perfdata_v2.h"
 #include "v2_encoder.h"
 

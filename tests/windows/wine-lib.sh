@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # top_srcdir, top_builddir: the sourcing test sets them
 # collectd-winperf: what the Wine tests share (sourced by tests/windows/
 # wine.sh, wine-cases.sh and capture-renumber.sh; bash).
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT

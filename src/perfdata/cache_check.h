@@ -1,0 +1,55 @@
+/* collectd-winperf: the parser's caches checked the slow, obvious way.
+ * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
+ *
+ * Where NDEBUG is not defined (--enable-asserts, the sanitizer builds, the
+ * fuzzers, tests/select/test_name_churn), whatever a cache answers is
+ * computed again from the blob alone, sort-based (O(n log n), so a
+ * fuzzer's biggest inputs stay fast), and asserted equal:
+ *
+ *   own and full names  converted from the raw bytes again, numbered
+ *                       "#n" by sorting the base names; the index answers
+ *                       each full name with the first instance of it
+ *                       (pd_check_instance_names, after every build or
+ *                       reuse of an object's names);
+ *   two samples alike   pd_same_own_names / pd_instances_same_names true
+ *                       only when the names built from scratch are equal
+ *                       position by position (pd_check_same_names);
+ *   pairing             by id and by full name, the pair memo and the
+ *                       same-position shortcut: the pairing of every
+ *                       object an evaluation paired, against a pairing
+ *                       made by sorting ids and names
+ *                       (pd_check_pairings, at the end of an evaluation);
+ *   result templates    results a plain pass left in place carry their
+ *                       counter's template (evaluate.c).
+ *
+ * In a release build (NDEBUG) the calls compile to nothing. A check that
+ * cannot get memory skips itself (the allocation-failure tests fail the
+ * checks' allocations too).
+ */
+#ifndef PD_CACHE_CHECK_H
+#define PD_CACHE_CHECK_H
+
+#include "snapshot.h"
+
+struct pd_selection;
+struct pd_identity;
+
+#ifndef NDEBUG
+/* The checks' memory (weak: tests/alloc replaces them). */
+void *pd_check_malloc(size_t n);
+void pd_check_free(void *p);
+
+void pd_check_own_names(pd_snapshot *snap, const pd_object *obj,
+                        const pd_instance_names *n);
+void pd_check_instance_names(pd_snapshot *snap, const pd_object *obj,
+                             const pd_instance_names *n);
+void pd_check_same_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
+                         const pd_object *ob, bool parents_too);
+void pd_check_pairings(const struct pd_selection *sel, pd_snapshot *older,
+                       pd_snapshot *newer);
+#define PD_CHECK(call) call
+#else
+#define PD_CHECK(call) ((void)0)
+#endif
+
+#endif
