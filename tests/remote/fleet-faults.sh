@@ -55,7 +55,8 @@ helper=$(cd "$top_builddir" && pwd)/winperf-remote-helper
 # Thread instances a query costs smbd's rpcd_winreg 0.7 ms of CPU instead
 # of 9 (measured with this collectd), and 200 hosts at Interval 5 no
 # longer need a third of a core of the lab's one smbd.
-export PERFMON_THREADS=0
+# FLEET_PERFMON_THREADS=300 serves them again, to compare.
+export PERFMON_THREADS=${FLEET_PERFMON_THREADS:-0}
 
 e2e_init faults
 trap 'nft delete table inet wptfaults 2>/dev/null; second_stop; smbd_teardown; e2e_cleanup' EXIT
@@ -273,13 +274,22 @@ touch "$E2E_DIR/probe.stop"
 e2e_alive "$CD"
 e2e_ok $? "collectd runs through the faults"
 
-# Dispatches per healthy host: csv lines of Processes since its first.
+# Dispatches per healthy host: csv lines of Processes from its first to
+# T_END (whole lines only, as fleet-lib.sh's _fleet_csv: a first line torn
+# by the csv writer's file creation is no dispatch, and is counted apart).
+# A dispatch is a slot served: a read that ran past its slot is followed at
+# once by the next slot's (collectd's catch-up), and a slot collectd skips
+# (its read more than an interval late) has none.
 short=
 worst=
+torn=0
 for h in $healthy; do
   f=$(ls "$E2E_DIR/csv/$h/winperf-System/"gauge-Processes-* 2>/dev/null | head -1)
-  n=$(grep -c '^[0-9]' "$f" 2>/dev/null)
-  first=$(grep -m1 '^[0-9]' "$f" 2>/dev/null | cut -d. -f1)
+  read -r n t first < <(awk -F, -v end="$T_END" '
+    /^[0-9]+\.[0-9]+,/ { if ($1 <= end) { n++; if (!first) first = int($1) } next }
+    /^[0-9]/ { torn++ }
+    END { print n + 0, torn + 0, (first ? first : "") }' "$f" 2>/dev/null)
+  torn=$((torn + ${t:-0}))
   intervals=$(((T_END - ${first:-$T_END}) / IV))
   # the first value: start-up, and the credential's first logon: while it
   # is unproven one host at a time tries it, and a black-holed, silent or
@@ -290,7 +300,7 @@ for h in $healthy; do
     short="$short $h:$n/$intervals"
   fi
 done
-echo "window $T0 .. $T_END; the last healthy host's first value at +$((latest - T0)) s; fewest: $worst" | e2e_diag
+echo "window $T0 .. $T_END; the last healthy host's first value at +$((latest - T0)) s; fewest: $worst; torn csv lines (not counted): $torn" | e2e_diag
 # shellcheck disable=SC2086 # the host names, one word each
 /usr/bin/python3 "$top_srcdir/tests/remote/fleet_report.py" "$E2E_DIR/csv" "$T_END" "$IV" \
   "$TIMEOUT" "$THREADS" "$E2E_DIR/probe" "$E2E_DIR/load" "$E2E_DIR/cpu" "$T_CPU" $healthy

@@ -80,9 +80,14 @@ LoadPlugin csv
 EOF
 }
 
-_fleet_csv() { # the lines of one series' csv files (one a day)
+# The lines of one series' csv files (one a day), whole lines only: with
+# more than one write thread, collectd's csv writer can write a file's first
+# value while another thread creates the file ("w": truncate, header), and
+# the header then overwrites the first 12 bytes of that value
+# ("epoch,value\n55,42.000000"); such a torn line is no dispatch to count.
+_fleet_csv() {
   cat "$E2E_DIR/csv/$1/${2:-winperf-System/gauge-Processes}"-* 2>/dev/null |
-    grep '^[0-9]'
+    grep -E '^[0-9]+\.[0-9]+,'
 }
 fleet_csv_lines() { _fleet_csv "$@" | grep -c .; }
 fleet_csv_first() { _fleet_csv "$@" | head -1 | cut -d, -f1; }
