@@ -104,6 +104,10 @@ typedef struct wp_ctx {
    * helper when it shares one (a reference; NULL: its own) */
   unsigned hosts_per_helper;
   wp_remote_helper *shared;
+  /* <Plugin winperf>'s HelperUser (NULL: the helper's default) and
+   * HelperSandbox false (no_sandbox): src/remote/helper_sandbox.h */
+  char *helper_user;
+  bool no_sandbox;
   cdtime_t interval; /* 0: collectd's */
   wp_counter_list counters;
   /* runtime */
@@ -162,6 +166,8 @@ typedef struct wp_ctx {
   bool cred_held;                    /* wp_cred_enter let this interval go */
   bool connect_held; /* a MaxConcurrentConnects place is taken */
   int iv_fault;      /* this interval's first source failure, or -1 */
+  cdtime_t iv_start; /* when this interval's attempt began (its backoff
+                        counts from there, not from the failure) */
   bool iv_ok;        /* a request succeeded this interval */
   bool auth_paused;  /* self-metric: its credential is paused */
   char *auth_error;  /* the refusal's message, for the one log line */

@@ -28,6 +28,8 @@ const wp_option wp_option_table[] = {
   {"SelfMetrics", P | H, "self_metrics", NULL, "true|false", "true", "dispatch the plugin's own measurements"},
   {"RemoteHelper", P | H, "remote_helper", NULL, "path", "winperf-remote-helper", "the helper program of the remote hosts"},
   {"HostsPerHelper", P, NULL, NULL, "N", "1", "how many remote hosts share a helper process"},
+  {"HelperUser", P, NULL, NULL, "name", "winperf-helper", "the user the block's helpers become when collectd runs as root"},
+  {"HelperSandbox", P, NULL, NULL, "true|false", "true", "whether the block's helpers apply their sandbox"},
   {"HostsFile", P, NULL, NULL, "file", NULL, "a host inventory (YAML)"},
   {"Shard", P, NULL, NULL, "\"K/N\"", "every host", "poll only the hosts of shard K of N"},
   {"MaxConcurrentConnects", P, NULL, NULL, "N", "32", "requests in flight that start a helper or log on"},
