@@ -3,13 +3,13 @@
 # flight (issue "a fleet polled agentlessly without hurting it", 7).
 # Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
 #
-# A real smbd (smbd-lib.sh) behind two relays (python3, below) that accept
-# a connection, hold it DELAY (2) s before they connect it to smbd, and
-# write when each connection came and when it was passed on: the server's
-# side of a slow first connect. A real collectd (Interval 1, ReadThreads
-# 16, HostsPerHelper 1) with two <Plugin winperf> blocks, each host with a
-# password file of its own (a credential of its own: no host waits for
-# another's first logon):
+# A real smbd (smbd-lib.sh) behind two relays (tests/remote/relay.py) that
+# accept a connection, hold it DELAY (2) s before they connect it to smbd,
+# and write when each connection came and when it was passed on: the
+# server's side of a slow first connect. A real collectd (Interval 1,
+# ReadThreads 16, HostsPerHelper 1) with two <Plugin winperf> blocks, each
+# host with a password file of its own (a credential of its own: no host
+# waits for another's first logon):
 #   capped   MaxConcurrentConnects 2, 6 inventory hosts via relay A
 #   control  the default cap (32), 4 inventory hosts via relay B
 # Expected, from the configuration alone: at no moment does relay A hold
@@ -44,44 +44,8 @@ e2e_plugin_dir logfile csv
 listening() { [ -n "$(ss -Hltn "sport = :$1")" ]; }
 relay() { # relay NAME: sets RELAY_PORT; its log is $E2E_DIR/NAME.events
   RELAY_PORT=$(e2e_free_port tcp)
-  e2e_spawn "$E2E_DIR/$1.out" /usr/bin/python3 -c '
-import socket, sys, threading, time
-lport, rport, delay, log = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-lock = threading.Lock()
-def note(what, n):
-    with lock, open(log, "a") as f:
-        f.write("%s %.6f %d\n" % (what, time.time(), n))
-def pipe(a, b):
-    try:
-        while True:
-            d = a.recv(65536)
-            if not d:
-                break
-            b.sendall(d)
-    except OSError:
-        pass
-    for s in (a, b):
-        try:
-            s.close()
-        except OSError:
-            pass
-def serve(c, n):
-    note("accept", n)
-    time.sleep(delay)
-    u = socket.create_connection(("127.0.0.1", rport))
-    note("pass", n)
-    threading.Thread(target=pipe, args=(c, u), daemon=True).start()
-    pipe(u, c)
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", lport))
-s.listen(64)
-n = 0
-while True:
-    c, _ = s.accept()
-    n += 1
-    threading.Thread(target=serve, args=(c, n), daemon=True).start()' \
-    "$RELAY_PORT" "$SMBD_PORT" "$DELAY" "$E2E_DIR/$1.events"
+  e2e_spawn "$E2E_DIR/$1.out" /usr/bin/python3 "$top_srcdir/tests/remote/relay.py" \
+    "$RELAY_PORT" "$SMBD_PORT" --pass-delay "$DELAY" --log "$E2E_DIR/$1.events"
   # listening, seen with ss: a test connection would be one more to count
   e2e_wait_for 10 listening "$RELAY_PORT" || e2e_bail "relay $1 listens on $RELAY_PORT"
 }
