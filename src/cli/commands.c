@@ -83,6 +83,10 @@ static const cli_option_doc remote_opts[] = {
     {"--timeout S", "connect and query timeout in seconds"},
     {"--buffer-size BYTES", "the first query buffer (default 256 KiB)"},
     {"--helper PATH", "the helper program to run"},
+    {"--helper-user NAME", "run as root: the user the helper becomes "
+                           "(default winperf-helper, else nobody)"},
+    {"--no-helper-sandbox", "run the helper without its sandbox (as the "
+                            "plugin's HelperSandbox false)"},
     {NULL, NULL},
 };
 #endif

@@ -15,7 +15,8 @@
  * --keytab FILE, --ccache FILE:PATH, --krb5-config FILE (Kerberos; the
  * helper's caches go to a private directory under $TMPDIR, removed when it
  * ends), --timeout S (connect and query), --buffer-size BYTES, --helper
- * PATH: what the plugin's <Host> options do.
+ * PATH: what the plugin's <Host> options do; --helper-user NAME and
+ * --no-helper-sandbox: what its HelperUser and HelperSandbox false do.
  * See doc/winperf-remote.md.
  *
  * Fetches blobs from a Windows host through the remote source
@@ -89,6 +90,11 @@ int cli_remote_option(int argc, char **argv, int *i,
     o->krb5_config = v;
   } else if ((v = cli_opt_value(arg, "--helper", argc, argv, i)) != NULL) {
     o->helper = v;
+  } else if ((v = cli_opt_value(arg, "--helper-user", argc, argv, i)) != NULL) {
+    o->helper_user = v;
+  } else if (strcmp(arg, "--no-helper-sandbox") == 0) {
+    o->no_sandbox = 1; /* no value */
+    return 1;
   } else if ((v = cli_opt_value(arg, "--timeout", argc, argv, i)) != NULL) {
     if (*v && !parse_number("--timeout", v, 3600, &d))
       return -1;

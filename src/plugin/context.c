@@ -60,6 +60,7 @@ void wp_ctx_free(void *ctx) {
   free(c->domain);
   free(c->password_file);
   free(c->helper);
+  free(c->helper_user);
   free(c->auth);
   free(c->principal);
   free(c->keytab);

@@ -104,6 +104,10 @@ typedef struct wp_ctx {
    * helper when it shares one (a reference; NULL: its own) */
   unsigned hosts_per_helper;
   wp_remote_helper *shared;
+  /* <Plugin winperf>'s HelperUser (NULL: the helper's default) and
+   * HelperSandbox false (no_sandbox): src/remote/helper_sandbox.h */
+  char *helper_user;
+  bool no_sandbox;
   cdtime_t interval; /* 0: collectd's */
   wp_counter_list counters;
   /* runtime */

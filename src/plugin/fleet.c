@@ -56,6 +56,9 @@ void wp_fleet_tune(wp_fleet *f, double max_clock_skew, double auth_retry_s,
 void wp_fleet_top(wp_fleet *f, const wp_ctx *top) {
   f->top_opt = top->opt;
   f->hosts_per_helper = top->hosts_per_helper;
+  free(f->helper_user);
+  f->helper_user = top->helper_user ? strdup(top->helper_user) : NULL;
+  f->no_sandbox = top->no_sandbox;
 }
 
 int wp_fleet_add_host(wp_fleet *f, const char *name, wp_host_settings *s) {
@@ -149,6 +152,7 @@ static void fleet_free(wp_fleet *f) {
   }
   free(f->groups);
   wp_hs_free(&f->defaults);
+  free(f->helper_user);
   wp_connects_destroy(&f->connects);
   pthread_mutex_destroy(&f->lock);
   free(f);

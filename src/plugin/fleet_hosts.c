@@ -227,6 +227,8 @@ static wp_ctx *host_ctx(wp_fleet *f, const wp_fleet_host *h) {
   c->password_file = dup_or_null(s->password_file, &ok);
   c->counters_file = dup_or_null(s->counters_file, &ok);
   c->helper = dup_or_null(s->remote_helper, &ok);
+  c->helper_user = dup_or_null(f->helper_user, &ok);
+  c->no_sandbox = f->no_sandbox;
   c->port = wp_hs_port(s);
   c->connect_timeout_ms = wp_hs_connect_ms(s);
   c->query_timeout_ms = wp_hs_query_ms(s);

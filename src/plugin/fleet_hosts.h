@@ -52,6 +52,8 @@ struct wp_fleet {
   wp_options top_opt;
   wp_host_settings defaults;
   unsigned hosts_per_helper;
+  char *helper_user; /* HelperUser; NULL: the helper's default */
+  bool no_sandbox;   /* HelperSandbox false */
   unsigned shard_k, shard_n;
   double max_clock_skew;
   uint64_t auth_retry;

@@ -47,6 +47,8 @@ static int wp_ctx_open_source(wp_ctx *c) {
               .krb5_config = c->krb5_config,
               /* Kerberos caches: a private directory under BaseDir */
               .krb5_parent = global_option_get("BaseDir"),
+              .helper_user = c->helper_user,
+              .no_sandbox = c->no_sandbox,
               .shared = c->shared,
           },
   };

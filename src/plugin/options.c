@@ -258,6 +258,19 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
     return cf_util_get_boolean(child, &c->opt.calc.cap100);
   if (strcasecmp(k, "RemoteHelper") == 0)
     return cf_util_get_string(child, &c->helper);
+  if (strcasecmp(k, "HelperUser") == 0)
+    return cf_util_get_string(child, &c->helper_user);
+  if (strcasecmp(k, "HelperSandbox") == 0) {
+    bool on = true;
+    if (cf_util_get_boolean(child, &on) != 0)
+      return -1;
+    c->no_sandbox = !on;
+    if (!on) /* at each start of collectd; each helper says so too */
+      WARNING(PLUGIN ": HelperSandbox false: the remote helpers of this "
+                     "<Plugin winperf> block run without their sandbox: as "
+                     "collectd's user, with every system call");
+    return 0;
+  }
   if (strcasecmp(k, "HostsPerHelper") == 0) {
     if (cf_util_get_int(child, &v) != 0)
       return -1;
@@ -275,6 +288,7 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
                "ReplayLoop, ReplaySpeed, ValueMode, Timestamp, PairBy, "
                "InstanceNames, MetricNames, SelfMetrics, Host, "
                "MultiTimerFormula, Cap100, RemoteHelper, HostsPerHelper, "
+               "HelperUser, HelperSandbox, "
                "HostsFile, Shard, MaxClockSkew, AuthRetryInterval, "
                "MaxConcurrentConnects, a host default (Port, User, Domain, "
                "PasswordFile, Timeout, ConnectTimeout, QueryTimeout, Encrypt, "

@@ -55,7 +55,20 @@ static int numbers_ok(const wpr_open *o) {
 
 static uint8_t open_flags(const wpr_open *o) {
   return (uint8_t)((o->encrypt ? WPR_OPEN_ENCRYPT : 0) |
-                   ((unsigned)o->auth << WPR_OPEN_AUTH_SHIFT));
+                   ((unsigned)o->auth << WPR_OPEN_AUTH_SHIFT) |
+                   (o->fds << WPR_OPEN_FD_SHIFT));
+}
+
+/* A descriptor only for a file that is named: credentials, keytab, ccache,
+ * krb5.conf are strings 3, 5, 6, 7. */
+static int fds_ok(unsigned fds, const char *const *s) {
+  static const int file_string[WPR_OPEN_FDS] = {3, 5, 6, 7};
+  if (fds >> WPR_OPEN_FDS)
+    return 0;
+  for (int i = 0; i < WPR_OPEN_FDS; i++)
+    if ((fds & (1u << i)) && str_len(s[file_string[i]]) == 0)
+      return 0;
+  return 1;
 }
 
 size_t wpr_build_open(uint8_t *out, size_t cap, const wpr_open *o) {
@@ -71,7 +84,7 @@ size_t wpr_build_open(uint8_t *out, size_t cap, const wpr_open *o) {
       return 0;
     n += k + 1;
   }
-  if (!numbers_ok(o) || n > WPR_OPEN_MAX || n > cap)
+  if (!numbers_ok(o) || !fds_ok(o->fds, s) || n > WPR_OPEN_MAX || n > cap)
     return 0;
   wire_out w = wire_out_le(out, cap);
   wire_st32(&w, OPEN_port, o->port);
@@ -105,12 +118,14 @@ int wpr_parse_open(const uint8_t *payload, size_t len, wpr_open *o,
   o->buffer_size = wire_ld32(&b, OPEN_buffer_size);
   uint8_t flags = wire_ld8(&b, OPEN_flags);
   if (!numbers_ok(o) ||
-      (flags & ~(WPR_OPEN_ENCRYPT | WPR_OPEN_AUTH_MASK)) != 0 ||
+      (flags & ~(WPR_OPEN_ENCRYPT | WPR_OPEN_AUTH_MASK | WPR_OPEN_FD_MASK)) !=
+          0 ||
       (flags & WPR_OPEN_AUTH_MASK) == WPR_OPEN_AUTH_MASK)
     return wp_error_set(err, "open: port, timeout, buffer size or flags out "
                              "of range");
   o->encrypt = flags & WPR_OPEN_ENCRYPT;
   o->auth = (flags & WPR_OPEN_AUTH_MASK) >> WPR_OPEN_AUTH_SHIFT;
+  o->fds = (flags & WPR_OPEN_FD_MASK) >> WPR_OPEN_FD_SHIFT;
   /* The strings, copied so each ends in the NUL the payload must carry. */
   size_t off = OPEN_strings;
   const char **dst[WPR_OPEN_STRINGS] = {
@@ -133,6 +148,11 @@ int wpr_parse_open(const uint8_t *payload, size_t len, wpr_open *o,
   }
   if (off != len)
     return wp_error_set(err, "open: %zu bytes after the strings", len - off);
+  const char *const named[WPR_OPEN_STRINGS] = {
+      o->host,      o->user,   o->domain, o->credentials,
+      o->principal, o->keytab, o->ccache, o->krb5_config};
+  if (!fds_ok(o->fds, named))
+    return wp_error_set(err, "open: a descriptor for a file not named");
   return 0;
 }
 

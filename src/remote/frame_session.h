@@ -6,13 +6,16 @@
  *   u32 LE port (0: 445), u32 LE connect timeout ms (1..3600000),
  *   u32 LE query timeout ms (1..3600000), u32 LE first buffer size
  *   (0: the helper's default; at most 64 MiB), u8 flags (bit 0: require
- *   encryption; bits 1-2: Auth, 0 ntlm, 1 kerberos, 2 negotiate; the others
- *   0), then eight NUL-terminated strings: host (1..255 bytes, printable
+ *   encryption; bits 1-2: Auth, 0 ntlm, 1 kerberos, 2 negotiate; bits 3-6:
+ *   an open descriptor of the credentials file, keytab, ccache, krb5.conf
+ *   comes with the frame (SCM_RIGHTS, in that order), bit 7 0), then eight
+ *   NUL-terminated strings: host (1..255 bytes, printable
  *   ASCII without / \ @ or space), user, domain, credentials file,
  *   principal, keytab, ccache, krb5.conf (0..WPR_OPEN_STR_MAX bytes each,
  *   no control character; empty: not given). Nothing follows the eighth
  *   NUL. No password: the helper reads it from the credentials file or its
- *   own environment; no key either: the keytab or cache is a file.
+ *   own environment; no key either: the keytab or cache is a file, which
+ *   the plugin opens and passes (the helper, sandboxed, may not open it).
  * SESSION, SNAMES, CLOSE: a u32 LE session id (never 0). SQUERY: the id,
  * then 1..WPR_REQUEST_MAX printable ASCII bytes (a value name).
  */
@@ -29,6 +32,11 @@
 #define WPR_OPEN_AUTH_SHIFT 1u
 #define WPR_OPEN_AUTH_MASK 6u
 #define WPR_OPEN_STRINGS 8
+/* The descriptors that may come with OPEN: bit (WPR_OPEN_FD_SHIFT + i)
+ * for file i of credentials, keytab, ccache, krb5.conf. */
+#define WPR_OPEN_FD_SHIFT 3u
+#define WPR_OPEN_FDS 4
+#define WPR_OPEN_FD_MASK (((1u << WPR_OPEN_FDS) - 1u) << WPR_OPEN_FD_SHIFT)
 
 /* A host's settings, as OPEN carries them. The strings point into `text`
  * after wpr_parse_open; a builder's may point anywhere (NULL: empty). */
@@ -36,6 +44,9 @@ typedef struct wpr_open {
   uint32_t port, connect_timeout_ms, query_timeout_ms, buffer_size;
   int encrypt;
   int auth; /* auth.h: WPR_AUTH_NTLM, _KERBEROS or _NEGOTIATE */
+  /* bit i: a descriptor of file i (credentials, keytab, ccache,
+   * krb5.conf) comes with the frame; only for a file that is named */
+  unsigned fds;
   const char *host, *user, *domain, *credentials;
   const char *principal, *keytab, *ccache, *krb5_config;
   char text[WPR_OPEN_MAX];

@@ -7,7 +7,6 @@
 #include "rrp.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,27 +75,38 @@ static int read_credentials(helper_cfg *cfg, FILE *f, herr *e) {
   return rc;
 }
 
+/* The credentials file as held (helper_files.h): read from its start at
+ * every logon, so a password corrected in it is used at the next one. */
 static int load_file(helper_cfg *cfg, herr *e) {
-  int fd = open(cfg->credentials, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  struct stat st;
+  if (hfile_stat(&cfg->cred_file, &st) != 0)
     return herr_set(e, WPR_ERR_CONFIG, "credentials file %s: %s",
                     cfg->credentials, strerror(errno));
-  struct stat st;
-  if (fstat(fd, &st) != 0 || (st.st_mode & S_IROTH)) {
-    close(fd);
+  if (st.st_mode & S_IROTH)
     return herr_set(e, WPR_ERR_CONFIG,
                     "credentials file %s is readable by everyone: chmod o-r",
                     cfg->credentials);
-  }
-  FILE *f = fdopen(fd, "r");
-  if (f == NULL) {
-    close(fd);
+  FILE *f = hfile_stream(&cfg->cred_file);
+  if (f == NULL)
     return herr_set(e, WPR_ERR_CONFIG, "credentials file %s: %s",
                     cfg->credentials, strerror(errno));
-  }
   int rc = read_credentials(cfg, f, e);
   fclose(f);
   return rc;
+}
+
+void helper_open_files(helper_cfg *cfg) {
+  hfile_open(&cfg->cred_file, cfg->credentials);
+  hfile_open(&cfg->keytab_file, cfg->keytab);
+  hfile_open(&cfg->ccache_file, cfg->ccache);
+  hfile_open(&cfg->krb5_file, cfg->krb5_config);
+}
+
+void helper_close_files(helper_cfg *cfg) {
+  hfile_close(&cfg->cred_file);
+  hfile_close(&cfg->keytab_file);
+  hfile_close(&cfg->ccache_file);
+  hfile_close(&cfg->krb5_file);
 }
 
 static const char *kept(const char *s) {
@@ -168,9 +178,10 @@ static void usage(void) {
           "         [--buffer-size BYTES] [--encrypt] [--smb-conf FILE]\n"
           "         [--auth ntlm|kerberos|negotiate] [--principal NAME]\n"
           "         [--keytab FILE | --ccache FILE:PATH] [--krb5-config FILE]\n"
-          "         [--krb5-dir DIR] HOST\n"
+          "         [--private-dir DIR] [--run-as USER] [--no-sandbox] HOST\n"
           "       winperf-remote-helper --sessions N [--smb-conf FILE] "
-          "[--krb5-dir DIR]\n"
+          "[--private-dir DIR]\n"
+          "         [--run-as USER] [--no-sandbox]\n"
           "Speaks the winperf framed protocol on stdin/stdout; meant to be "
           "started by\nthe collectd-winperf plugin or the winperf tool.\n");
 }
@@ -207,8 +218,10 @@ static int value_option(helper_cfg *cfg, const char *a, const char *v,
     cfg->ccache = v;
   } else if (strcmp(a, "--krb5-config") == 0) {
     cfg->krb5_config = v;
-  } else if (strcmp(a, "--krb5-dir") == 0) {
-    cfg->krb5_dir = v;
+  } else if (strcmp(a, "--krb5-dir") == 0 || strcmp(a, "--private-dir") == 0) {
+    cfg->private_dir = v;
+  } else if (strcmp(a, "--run-as") == 0) {
+    cfg->run_as = v;
   } else if (strcmp(a, "--sessions") == 0) {
     cfg->sessions = parse_uint(v, HELPER_SESSIONS_MAX, ok);
     *ok = *ok && cfg->sessions > 0;
@@ -225,6 +238,8 @@ int helper_parse_args(helper_cfg *cfg, int argc, char **argv) {
   cfg->query_timeout_ms = 30000;
   cfg->buffer_size = FIRST_QUERY_SIZE;
   cfg->auth = WPR_AUTH_DEFAULT;
+  cfg->cred_file = cfg->keytab_file = cfg->ccache_file = cfg->krb5_file =
+      (hfile)HFILE_NONE;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -233,6 +248,8 @@ int helper_parse_args(helper_cfg *cfg, int argc, char **argv) {
       return 1;
     } else if (strcmp(a, "--encrypt") == 0) {
       cfg->encrypt = 1;
+    } else if (strcmp(a, "--no-sandbox") == 0) {
+      cfg->no_sandbox = 1;
     } else if (v == NULL && a[0] == '-') {
       ok = 0;
     } else if (value_option(cfg, a, v, &ok)) {

@@ -10,6 +10,7 @@
 #define WP_REMOTE_HELPER_CONFIG_H
 
 #include "helper_error.h"
+#include "helper_files.h"
 
 /* The SMB port unless --port or OPEN says otherwise. */
 #define HELPER_DEFAULT_PORT 445u
@@ -37,7 +38,20 @@ typedef struct helper_cfg {
    * credential source (helper_krb5.h); NULL: not given. */
   int auth;
   const char *principal, *keytab, *ccache, *krb5_config;
-  const char *krb5_dir; /* --krb5-dir: the private directory for caches */
+  /* --private-dir (or --krb5-dir): the private directory the plugin made
+   * (helper_private.h); NULL: the helper makes its own. krb5_dir is how
+   * the libraries name it once open (Kerberos caches, smb.conf), and
+   * lib_smb_conf libsmbclient's configuration there. */
+  const char *private_dir;
+  const char *krb5_dir;
+  const char *lib_smb_conf;
+  /* The sandbox (helper_sandbox.h): --run-as USER (HelperUser), and
+   * --no-sandbox (HelperSandbox false). */
+  const char *run_as;
+  int no_sandbox;
+  /* The credentials file, keytab, cache and krb5.conf, held open
+   * (helper_files.h): opened at the start, or received with OPEN. */
+  hfile cred_file, keytab_file, ccache_file, krb5_file;
   /* While libsmbclient logs on with Kerberos: the tickets it uses (the
    * auth callback then gives their principal and no password). */
   const struct hkrb5_conn *krb_logon;
@@ -55,6 +69,11 @@ int helper_parse_args(helper_cfg *cfg, int argc, char **argv);
  * password from the environment), for the sessions of a helper that serves
  * several hosts. */
 void helper_capture_environment(helper_cfg *env);
+
+/* Open the credentials file, keytab, cache and krb5.conf the command line
+ * names, before the sandbox (helper_files.h); close them at the end. */
+void helper_open_files(helper_cfg *cfg);
+void helper_close_files(helper_cfg *cfg);
 
 /* User, domain and password from the credentials file or the environment;
  * "DOMAIN\user" is split. 0, or -1 with a WPR_ERR_CONFIG error. */

@@ -21,6 +21,7 @@ struct hkrb5_principal {
   unsigned refs;
   char key[4 * PATH_CAP];   /* source, principal, user, domain, krb5.conf */
   char chain[2 * PATH_CAP]; /* KRB5_CONFIG: ours, then the operator's */
+  int conf_copy;            /* the operator's Krb5Config in memory, or -1 */
   krb5_context ctx;
   krb5_principal client;
   char name[512];
@@ -54,12 +55,13 @@ static const char *source_path(const char *s) {
 }
 
 /* A keytab or cache holds keys: refused when group or others can read it
- * (the password file is refused when everyone can). */
-static int private_file(const char *what, const char *name, herr *e,
-                        const char *host) {
+ * (the password file is refused when everyone can). It is the file held
+ * open (helper_files.h), whatever its name names now. */
+static int private_file(const char *what, const char *name, const hfile *f,
+                        herr *e, const char *host) {
   const char *path = source_path(name);
   struct stat st;
-  if (stat(path, &st) != 0)
+  if (hfile_stat(f, &st) != 0)
     return herr_set(e, WPR_ERR_CONFIG, "%s: Kerberos: %s %s: %s", host, what,
                     path, strerror(errno));
   if (st.st_mode & (S_IRGRP | S_IROTH))
@@ -70,27 +72,28 @@ static int private_file(const char *what, const char *name, herr *e,
   return 0;
 }
 
-/* KRB5_CONFIG for this principal: the helper's own krb5.conf (kdc_timesync
- * off) before the operator's (Krb5Config, else KRB5_CONFIG as the helper
- * found it, else /etc/krb5.conf). */
-static int config_chain(const helper_cfg *cfg, char *out, size_t cap, herr *e) {
-  static char original[PATH_CAP];
-  static int captured;
-  if (!captured) {
-    const char *env = getenv("KRB5_CONFIG");
-    snprintf(original, sizeof(original), "%s", env ? env : "/etc/krb5.conf");
-    captured = 1;
-  }
+/* The held keytab or cache as krb5 names a file: a private copy in memory
+ * ("FILE:/proc/self/fd/N", helper_files.h); its descriptor, or -1 with e. */
+static int key_copy(const char *what, const char *name, const hfile *f,
+                    char *out, size_t cap, herr *e, const char *host) {
+  if (private_file(what, name, f, e, host) != 0)
+    return -1;
+  int m = hfile_copy(f, "FILE:", out, cap);
+  if (m < 0)
+    herr_set(e, WPR_ERR_CONFIG, "%s: Kerberos: %s %s: %s", host, what,
+             source_path(name), strerror(errno));
+  return m;
+}
+
+/* The helper's own krb5.conf (kdc_timesync off) in its private directory,
+ * written once; its name into conf. */
+static int own_conf(const helper_cfg *cfg, char *conf, size_t cap, herr *e) {
   if (cfg->krb5_dir == NULL || cfg->krb5_dir[0] != '/')
     return herr_set(e, WPR_ERR_CONFIG,
                     "%s: Kerberos needs the helper's private directory "
-                    "(--krb5-dir; the plugin and winperf give one)",
+                    "(--private-dir; the plugin and winperf give one)",
                     cfg->host);
-  if (cfg->krb5_config != NULL && access(cfg->krb5_config, R_OK) != 0)
-    return herr_set(e, WPR_ERR_CONFIG, "%s: Krb5Config %s: %s", cfg->host,
-                    cfg->krb5_config, strerror(errno));
-  char conf[PATH_CAP];
-  snprintf(conf, sizeof(conf), "%s/%s", cfg->krb5_dir, HELPER_CONF);
+  snprintf(conf, cap, "%s/%s", cfg->krb5_dir, HELPER_CONF);
   if (access(conf, R_OK) != 0) {
     int fd = open(conf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     static const char text[] =
@@ -106,8 +109,37 @@ static int config_chain(const helper_cfg *cfg, char *out, size_t cap, herr *e) {
     }
     close(fd);
   }
-  snprintf(out, cap, "%s:%s", conf,
-           cfg->krb5_config ? cfg->krb5_config : original);
+  return 0;
+}
+
+/* The operator's krb5.conf as named (Krb5Config, else KRB5_CONFIG as the
+ * helper found it, else /etc/krb5.conf): what tells principals apart. */
+static const char *operator_conf(const helper_cfg *cfg) {
+  static char original[PATH_CAP];
+  static int captured;
+  if (!captured) {
+    const char *env = getenv("KRB5_CONFIG");
+    snprintf(original, sizeof(original), "%s", env ? env : "/etc/krb5.conf");
+    captured = 1;
+  }
+  return cfg->krb5_config ? cfg->krb5_config : original;
+}
+
+/* KRB5_CONFIG for a principal: the helper's own krb5.conf before the
+ * operator's; a Krb5Config is the file held open, read through a copy
+ * (*copy: its descriptor, kept while the principal lives; -1: none). */
+static int config_chain(const helper_cfg *cfg, char *out, size_t cap, int *copy,
+                        herr *e) {
+  char conf[PATH_CAP], theirs[PATH_CAP];
+  *copy = -1;
+  if (own_conf(cfg, conf, sizeof(conf), e) != 0)
+    return -1;
+  snprintf(theirs, sizeof(theirs), "%s", operator_conf(cfg));
+  if (cfg->krb5_config != NULL &&
+      (*copy = hfile_copy(&cfg->krb5_file, "", theirs, sizeof(theirs))) < 0)
+    return herr_set(e, WPR_ERR_CONFIG, "%s: Krb5Config %s: %s", cfg->host,
+                    cfg->krb5_config, strerror(errno));
+  snprintf(out, cap, "%s:%s", conf, theirs);
   return 0;
 }
 
@@ -125,11 +157,17 @@ static int client_name(hkrb5_principal *p, const helper_cfg *cfg, herr *e) {
   krb5_error_code rc;
   if (p->source == HK5_CCACHE) {
     krb5_ccache cc;
-    rc = krb5_cc_resolve(ctx, cfg->ccache, &cc);
+    char name[64];
+    int m = key_copy("cache", cfg->ccache, &cfg->ccache_file, name,
+                     sizeof(name), e, cfg->host);
+    if (m < 0)
+      return -1;
+    rc = krb5_cc_resolve(ctx, name, &cc);
     if (rc == 0) {
       rc = krb5_cc_get_principal(ctx, cc, &p->client);
       krb5_cc_close(ctx, cc);
     }
+    close(m);
     return rc == 0 ? 0 : hk5_fail(e, ctx, rc, HK5_CACHE, cfg, NULL, NULL);
   }
   if (cfg->principal != NULL || strchr(cfg->user, '@') != NULL) {
@@ -166,27 +204,33 @@ static void principal_free(hkrb5_principal *p) {
     krb5_free_principal(p->ctx, p->client);
   if (p->ctx != NULL)
     krb5_free_context(p->ctx);
+  if (p->conf_copy >= 0)
+    close(p->conf_copy);
   free(p);
 }
 
 /* The principal entry of cfg's credential, made on first use. */
 static hkrb5_principal *principal_for(const helper_cfg *cfg, herr *e) {
   char key[sizeof(((hkrb5_principal *)0)->key)], chain[2 * PATH_CAP];
-  if (config_chain(cfg, chain, sizeof(chain), e) != 0)
-    return NULL;
   hk5_source source = source_of(cfg);
   snprintf(key, sizeof(key), "%d\n%s\n%s\n%s\n%s\n%s\n%s", (int)source,
            cfg->keytab   ? cfg->keytab
            : cfg->ccache ? cfg->ccache
                          : (cfg->credentials ? cfg->credentials : "(env)"),
-           cfg->principal ? cfg->principal : "", cfg->user, cfg->domain, chain,
-           "");
+           cfg->principal ? cfg->principal : "", cfg->user, cfg->domain,
+           operator_conf(cfg), "");
   for (hkrb5_principal *p = principals; p != NULL; p = p->next)
     if (strcmp(p->key, key) == 0)
       return p;
   hkrb5_principal *p = calloc(1, sizeof(*p));
   if (p == NULL) {
     herr_set(e, WPR_ERR_OTHER, "%s: Kerberos: out of memory", cfg->host);
+    return NULL;
+  }
+  if (config_chain(cfg, chain, sizeof(chain), &p->conf_copy, e) != 0) {
+    if (p->conf_copy >= 0)
+      close(p->conf_copy);
+    free(p);
     return NULL;
   }
   snprintf(p->key, sizeof(p->key), "%s", key);
@@ -198,9 +242,6 @@ static hkrb5_principal *principal_for(const helper_cfg *cfg, herr *e) {
     p->ctx = NULL;
     herr_set(e, WPR_ERR_CONFIG, "%s: Kerberos: cannot read %s (error %d)",
              cfg->host, chain, (int)rc);
-  } else if (source == HK5_CCACHE &&
-             private_file("cache", cfg->ccache, e, cfg->host) != 0) {
-    rc = -1;
   } else {
     rc = client_name(p, cfg, e);
   }
@@ -243,10 +284,12 @@ static int copy_tgt(hkrb5_principal *p, const helper_cfg *cfg, herr *e) {
   krb5_creds match, creds;
   memset(&match, 0, sizeof(match));
   const krb5_data *realm = krb5_princ_realm(ctx, p->client);
-  krb5_error_code rc = private_file("cache", cfg->ccache, e, cfg->host);
-  if (rc != 0)
+  char name[64];
+  int m = key_copy("cache", cfg->ccache, &cfg->ccache_file, name, sizeof(name),
+                   e, cfg->host);
+  if (m < 0)
     return -1;
-  rc = krb5_cc_resolve(ctx, cfg->ccache, &cc);
+  krb5_error_code rc = krb5_cc_resolve(ctx, name, &cc);
   if (rc == 0)
     rc = krb5_build_principal_ext(ctx, &tgs, realm->length, realm->data, 6,
                                   "krbtgt", realm->length, realm->data, 0);
@@ -259,6 +302,7 @@ static int copy_tgt(hkrb5_principal *p, const helper_cfg *cfg, herr *e) {
     krb5_free_principal(ctx, tgs);
   if (cc != NULL)
     krb5_cc_close(ctx, cc);
+  close(m);
   if (rc != 0)
     return hk5_fail(e, ctx, rc, HK5_CACHE, cfg, p->name, NULL);
   if (tt(creds.times.endtime) <= time(NULL)) {
@@ -278,14 +322,17 @@ static int new_tgt(hkrb5_principal *p, const helper_cfg *cfg, herr *e) {
   krb5_keytab kt = NULL;
   krb5_creds creds;
   hk5_offset off = {0, 0};
+  char kt_name[64];
+  int m = -1;
   if (p->source == HK5_KEYTAB &&
-      private_file("keytab", cfg->keytab, e, cfg->host) != 0)
+      (m = key_copy("keytab", cfg->keytab, &cfg->keytab_file, kt_name,
+                    sizeof(kt_name), e, cfg->host)) < 0)
     return -1;
   krb5_error_code rc = krb5_get_init_creds_opt_alloc(ctx, &opt);
   if (rc == 0)
     rc = krb5_init_creds_init(ctx, p->client, NULL, NULL, 0, opt, &ic);
   if (rc == 0 && p->source == HK5_KEYTAB) {
-    rc = krb5_kt_resolve(ctx, cfg->keytab, &kt);
+    rc = krb5_kt_resolve(ctx, kt_name, &kt);
     if (rc == 0)
       rc = krb5_init_creds_set_keytab(ctx, ic, kt);
   } else if (rc == 0) {
@@ -311,6 +358,8 @@ static int new_tgt(hkrb5_principal *p, const helper_cfg *cfg, herr *e) {
     krb5_init_creds_free(ctx, ic);
   if (kt != NULL)
     krb5_kt_close(ctx, kt);
+  if (m >= 0)
+    close(m);
   krb5_get_init_creds_opt_free(ctx, opt);
   return rc == 0 ? 0 : hk5_fail(e, ctx, rc, HK5_AS, cfg, p->name, &off);
 }

@@ -20,4 +20,8 @@ typedef struct hsessions hsessions;
 void helper_serve_requests(int in_fd, int out_fd, conn *c, helper_cfg *cfg,
                            hsessions *table);
 
+/* A helper that may not serve (helper_startup.h): answer the first request
+ * with e, then return. */
+void helper_refuse(int in_fd, int out_fd, const herr *e);
+
 #endif

@@ -151,8 +151,12 @@ static SMBCCTX *new_context(const helper_cfg *cfg, herr *e) {
   if (cfg->encrypt)
     smbc_setOptionSmbEncryptionLevel(ctx, SMBC_ENCRYPTLEVEL_REQUIRE);
   helper_logon_context(ctx, cfg);
-  if (cfg->smb_conf != NULL && smbc_setConfiguration(ctx, cfg->smb_conf)) {
-    herr_set(e, WPR_ERR_CONFIG, "cannot load %s", cfg->smb_conf);
+  /* The helper's own smb.conf (helper_private.h): the operator's settings
+   * (--smb-conf, else the system's), its private state directories. */
+  const char *conf = cfg->lib_smb_conf ? cfg->lib_smb_conf : cfg->smb_conf;
+  if (conf != NULL && smbc_setConfiguration(ctx, conf)) {
+    herr_set(e, WPR_ERR_CONFIG, "cannot load %s",
+             cfg->smb_conf ? cfg->smb_conf : conf);
     smbc_free_context(ctx, 1);
     return NULL;
   }

@@ -6,6 +6,8 @@
 #include "frame_session.h"
 #include "helper_answer.h"
 
+_Static_assert(HRECEIVED_MAX == WPR_OPEN_FDS, "an OPEN's files fit hreceived");
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +30,37 @@ int helper_sessions_init(hsessions *t, const helper_cfg *base) {
 
 static void session_free(hsession *s) {
   session_close(&s->c, &s->cfg);
+  helper_close_files(&s->cfg);
   explicit_bzero(s->cfg.password, sizeof(s->cfg.password));
   free(s);
+}
+
+/* The session's files: those that came with OPEN, in the order of
+ * frame_session.h; a file named without one (a client that does not pass
+ * them) is opened here, as the helper's user. */
+static void session_files(helper_cfg *cfg, const wpr_open *o, hreceived *rx) {
+  const char *path[WPR_OPEN_FDS] = {cfg->credentials, cfg->keytab, cfg->ccache,
+                                    cfg->krb5_config};
+  hfile *f[WPR_OPEN_FDS] = {&cfg->cred_file, &cfg->keytab_file,
+                            &cfg->ccache_file, &cfg->krb5_file};
+  unsigned next = 0;
+  for (int i = 0; i < WPR_OPEN_FDS; i++) {
+    if (o->fds & (1u << i))
+      hfile_adopt(f[i], rx->fd[next++]);
+    else
+      hfile_open(f[i], path[i]);
+  }
+  /* the session holds them now */
+  for (unsigned i = next; i < rx->n; i++)
+    rx->fd[i - next] = rx->fd[i];
+  rx->n -= next;
+}
+
+static unsigned bits(unsigned v) {
+  unsigned n = 0;
+  for (; v; v &= v - 1)
+    n++;
+  return n;
 }
 
 static int send_session(int out_fd, uint32_t id) {
@@ -47,13 +78,14 @@ static int request_error(int out_fd, const char *what, const char *why) {
 /* A session's settings from OPEN and the helper's own (--smb-conf, the
  * environment). 0, or -1 with e (a credentials file that cannot be read). */
 static int session_settings(hsession *s, const hsessions *t, const wpr_open *o,
-                            herr *e) {
+                            hreceived *rx, herr *e) {
   helper_cfg *cfg = &s->cfg;
   snprintf(s->host, sizeof(s->host), "%s", o->host);
   snprintf(s->credentials, sizeof(s->credentials), "%s", o->credentials);
   cfg->host = s->host;
   cfg->credentials = s->credentials[0] ? s->credentials : NULL;
   cfg->smb_conf = t->base->smb_conf;
+  cfg->lib_smb_conf = t->base->lib_smb_conf;
   cfg->env = t->base;
   cfg->sessions = t->base->sessions;
   cfg->port = o->port;
@@ -81,15 +113,20 @@ static int session_settings(hsession *s, const hsessions *t, const wpr_open *o,
     snprintf(cfg->domain, sizeof(cfg->domain), "%s", o->domain);
     cfg->domain_from_argv = 1;
   }
+  session_files(cfg, o, rx);
   return helper_load_credentials(cfg, e);
 }
 
 static int open_session(hsessions *t, int out_fd, const uint8_t *payload,
-                        uint32_t len) {
+                        uint32_t len, hreceived *rx) {
   static wpr_open o;
   wp_error pe = {0};
   if (wpr_parse_open(payload, len, &o, &pe) != 0)
     return request_error(out_fd, "OPEN", pe.message);
+  if (rx->overflow || bits(o.fds) != rx->n)
+    return request_error(out_fd, "OPEN",
+                         "the descriptors that came with it are not the "
+                         "files it names");
   unsigned free_slot = t->base->sessions;
   for (unsigned i = 0; i < t->base->sessions && free_slot == t->base->sessions;
        i++)
@@ -107,7 +144,10 @@ static int open_session(hsessions *t, int out_fd, const uint8_t *payload,
   if (s == NULL)
     return request_error(out_fd, "OPEN", "out of memory");
   herr e = {WPR_ERR_OTHER, "", 0};
-  if (session_settings(s, t, &o, &e) != 0) {
+  s->cfg.cred_file = s->cfg.keytab_file = s->cfg.ccache_file =
+      s->cfg.krb5_file = (hfile)HFILE_NONE;
+  if (session_settings(s, t, &o, rx, &e) != 0) {
+    helper_close_files(&s->cfg);
     explicit_bzero(s->cfg.password, sizeof(s->cfg.password));
     free(s);
     return helper_send_error(out_fd, &e);
@@ -127,9 +167,10 @@ static hsession **find(hsessions *t, uint32_t id) {
 }
 
 int helper_sessions_answer(hsessions *t, int out_fd, uint8_t type,
-                           const uint8_t *payload, uint32_t len) {
+                           const uint8_t *payload, uint32_t len,
+                           hreceived *rx) {
   if (type == WPR_MSG_OPEN)
-    return open_session(t, out_fd, payload, len);
+    return open_session(t, out_fd, payload, len, rx);
   wp_error pe = {0};
   char name[WPR_REQUEST_MAX + 1];
   uint32_t id = 0;

@@ -25,10 +25,11 @@ typedef struct hsessions {
 /* An empty table of base->sessions slots. 0, or -1 without memory. */
 int helper_sessions_init(hsessions *t, const helper_cfg *base);
 
-/* Answer one well-framed OPEN, SQUERY, SNAMES or CLOSE. 0 to carry on, -1
- * when the answer could not be written (the plugin went away). */
+/* Answer one well-framed OPEN, SQUERY, SNAMES or CLOSE. An OPEN's session
+ * keeps the descriptors of its files from rx (taken out of it). 0 to carry
+ * on, -1 when the answer could not be written (the plugin went away). */
 int helper_sessions_answer(hsessions *t, int out_fd, uint8_t type,
-                           const uint8_t *payload, uint32_t len);
+                           const uint8_t *payload, uint32_t len, hreceived *rx);
 
 /* Close every session (BaseRegCloseKey, log off) and free the table. */
 void helper_sessions_close(hsessions *t);

@@ -12,8 +12,11 @@
 #include "frame_session.h"
 #include "remote_auth.h"
 #include "remote_dir.h"
+#include "remote_files.h"
 #include "remote_proc.h"
 #include "remote_shared.h"
+
+#include <unistd.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,7 +42,10 @@ typedef struct wp_remote {
   char *host, *user, *domain, *credentials, *helper;
   char port[12], connect_ms[16], query_ms[16], buffer_size[16];
   int encrypt;
-  wp_remote_auth auth;      /* NTLM, Kerberos or negotiate */
+  wp_remote_auth auth; /* NTLM, Kerberos or negotiate */
+  char *helper_user;   /* the sandbox: --run-as, --no-sandbox */
+  int no_sandbox;
+  wp_remote_files files;    /* what the helper holds open (remote_files.h) */
   unsigned timeout_ms;      /* connect + query + margin */
   wpr_open open;            /* a shared helper's OPEN (strings: the above) */
   wp_helper_proc own;       /* the helper of its own */
@@ -78,13 +84,20 @@ static wp_source_status spawn(wp_remote *r, wp_error *err);
  * process throughout and a fleet's helpers stay as many as its hosts; a
  * shared one starts again on the next request of any of its hosts. */
 static void reap_failed(wp_remote *r, int force) {
-  reap(r, force, NULL, 0);
-  if (r->shared == NULL) {
-    wp_error ignored = {0};
-    int last = r->last_err;
-    (void)spawn(r, &ignored);
-    r->last_err = last;
+  if (r->shared != NULL) {
+    reap(r, force, NULL, 0);
+    return;
   }
+  /* The old helper's private directory goes once the new helper runs:
+   * emptying it first would leave the host without a helper meanwhile. */
+  char *old_dir = r->proc->dir;
+  r->proc->dir = NULL;
+  reap(r, force, NULL, 0);
+  wp_error ignored = {0};
+  int last = r->last_err;
+  (void)spawn(r, &ignored);
+  r->last_err = last;
+  wp_private_dir_remove(&old_dir);
 }
 
 static wp_source_status spawn(wp_remote *r, wp_error *err) {
@@ -121,16 +134,30 @@ static wp_source_status spawn(wp_remote *r, wp_error *err) {
     }
     if (r->encrypt)
       argv[n++] = "--encrypt";
-    /* Kerberos: a private directory for the caches, removed once the
-     * helper is reaped (remote_dir.h) */
-    if (wp_remote_auth_krb5(&r->auth) &&
-        wp_private_dir_make(r->auth.krb5_parent, &r->proc->dir, err) != 0) {
+    /* Its private directory, removed once the helper is reaped
+     * (remote_dir.h); --krb5-dir where Kerberos keeps its caches there. */
+    bool krb5 = wp_remote_auth_krb5(&r->auth);
+    if (wp_private_dir_make(r->auth.krb5_parent,
+                            krb5 ? "winperf-krb5" : "winperf-helper",
+                            &r->proc->dir, err) != 0) {
       r->last_err = WP_REMOTE_ERR_CONFIG;
       return WP_SOURCE_ERROR;
     }
-    wp_remote_auth_argv(&r->auth, r->proc->dir, argv, &n);
+    wp_remote_auth_argv(&r->auth, krb5 ? r->proc->dir : NULL, argv, &n);
+    if (!krb5) {
+      argv[n++] = "--private-dir";
+      argv[n++] = r->proc->dir;
+    }
+    if (r->helper_user) {
+      argv[n++] = "--run-as";
+      argv[n++] = r->helper_user;
+    }
+    if (r->no_sandbox)
+      argv[n++] = "--no-sandbox";
     argv[n++] = r->host;
     argv[n] = NULL;
+    /* the files it opens itself, as they are now */
+    wp_remote_files_note(&r->files);
     if (wp_proc_spawn(r->proc, r->helper, argv, &what, &e) == 0)
       return WP_SOURCE_OK;
     wp_private_dir_remove(&r->proc->dir);
@@ -145,7 +172,7 @@ static wp_source_status spawn(wp_remote *r, wp_error *err) {
 
 static wp_source_status helper_lost(wp_remote *r, int rc, const char *doing,
                                     wp_error *err) {
-  char why[64];
+  char why[256];
   if (rc == -2) {
     reap_failed(r, 1);
     return fail(r, WP_REMOTE_ERR_TIMEOUT, err,
@@ -253,13 +280,29 @@ static int session(wp_remote *r, wp_error *err) {
   if (r->session != 0 && r->generation == gen)
     return WP_SOURCE_OK;
   r->session = 0;
+  /* The host's files go with it, open: the helper may not open them. */
+  int fds[WP_REMOTE_FILES], nfds = 0;
+  unsigned mask = 0;
+  if (wp_remote_files_open(&r->files, fds, &mask, r->host, err) != 0) {
+    r->last_err = WP_REMOTE_ERR_CONFIG;
+    return WP_SOURCE_ERROR;
+  }
+  for (unsigned m = mask; m; m &= m - 1)
+    nfds++;
+  r->open.fds = mask;
   uint8_t f[WPR_FRAME_HDR + WPR_OPEN_MAX];
   size_t n = wpr_build_open(f + WPR_FRAME_HDR, WPR_OPEN_MAX, &r->open);
+  int sent = 0;
+  if (n != 0) {
+    wpr_frame_header(f, WPR_MSG_OPEN, (uint32_t)n);
+    sent = wp_proc_send_fds(r->proc->fd, f, WPR_FRAME_HDR + n, fds, nfds);
+  }
+  while (nfds > 0)
+    close(fds[--nfds]);
   if (n == 0)
     return fail(r, WP_REMOTE_ERR_REQUEST, err,
                 "remote %s: settings too long for the helper", r->host);
-  wpr_frame_header(f, WPR_MSG_OPEN, (uint32_t)n);
-  if (wpr_write_all(r->proc->fd, f, WPR_FRAME_HDR + n) != 0)
+  if (sent != 0)
     return 1;
   uint32_t id = 0;
   wp_source_status st = read_answer(r, WPR_MSG_SESSION, NULL, &id, err);
@@ -335,9 +378,17 @@ static void close_session(wp_remote *r) {
 static wp_source_status exchange(wp_remote *r, uint8_t type, const char *arg,
                                  wp_buffer *out, wp_error *err) {
   r->live = false; /* until this exchange succeeds */
-  if (r->shared == NULL)
+  /* A key file replaced since the helper opened it: the helper cannot open
+   * the new one (remote_files.h); a new helper or session does. */
+  bool replaced = wp_remote_files_replaced(&r->files);
+  if (r->shared == NULL) {
+    if (replaced && r->proc->pid > 0)
+      reap(r, 0, NULL, 0); /* it closes its key and logs off */
     return request(r, type, arg, out, err);
+  }
   wp_remote_helper_lock(r->shared);
+  if (replaced)
+    close_session(r);
   wp_source_status st = request(r, type, arg, out, err);
   if (st != WP_SOURCE_OK && (r->last_err == WP_REMOTE_ERR_AUTH ||
                              r->last_err == WP_REMOTE_ERR_CONFIG))
@@ -380,6 +431,7 @@ static void remote_destroy(wp_source *src) {
   free(r->domain);
   free(r->credentials);
   free(r->helper);
+  free(r->helper_user);
   wp_remote_auth_free(&r->auth);
   free(r);
 }
@@ -438,6 +490,8 @@ static void settings(wp_remote *r, const wp_remote_options *opt) {
                        .domain = r->domain,
                        .credentials = r->credentials};
   wp_remote_auth_open(&r->auth, &r->open);
+  wp_remote_files_init(&r->files, r->credentials, r->auth.keytab,
+                       r->auth.ccache, r->auth.krb5_config);
 }
 
 wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
@@ -461,6 +515,8 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
   r->domain = dup_opt(opt->domain, &ok);
   r->credentials = dup_opt(opt->credentials_file, &ok);
   r->helper = dup_opt(opt->helper ? opt->helper : WP_REMOTE_HELPER_PATH, &ok);
+  r->helper_user = dup_opt(opt->helper_user, &ok);
+  r->no_sandbox = opt->no_sandbox;
   r->own = (wp_helper_proc)WP_HELPER_PROC_NONE;
   r->proc = &r->own;
   const char *pw = getenv("WINPERF_REMOTE_PASSWORD");
@@ -478,6 +534,8 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
     r->proc = wp_remote_helper_proc(r->shared);
     if (wp_remote_auth_krb5(&r->auth))
       wp_remote_helper_want_krb5(r->shared, r->auth.krb5_parent);
+    wp_remote_helper_want_sandbox(r->shared, r->auth.krb5_parent,
+                                  r->helper_user, r->no_sandbox);
   }
   r->last_err = WP_REMOTE_ERR_NONE;
   r->encrypt = opt->encrypt;

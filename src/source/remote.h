@@ -39,9 +39,14 @@ typedef struct wp_remote_options {
    * given. */
   const char *auth;
   const char *principal, *keytab, *ccache, *krb5_config;
-  /* Where a Kerberos helper's private cache directory is made
-   * (remote_dir.h): the plugin's BaseDir; NULL: $TMPDIR or /tmp. */
+  /* Where the helper's private directory is made (remote_dir.h): the
+   * plugin's BaseDir; NULL: $TMPDIR or /tmp. */
   const char *krb5_parent;
+  /* The helper's sandbox (src/remote/helper_sandbox.h): the user a helper
+   * started as root becomes (NULL: winperf-helper, else nobody), and
+   * no_sandbox to run it without (HelperSandbox false). */
+  const char *helper_user;
+  int no_sandbox;
   /* NULL: a helper of its own; else a session in this helper (the source
    * takes a reference; helper above is then unused). */
   wp_remote_helper *shared;

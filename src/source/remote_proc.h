@@ -17,8 +17,8 @@
 typedef struct wp_helper_proc {
   pid_t pid; /* -1: none */
   int fd;    /* our end of the socket pair, -1: none */
-  /* The helper's private directory for Kerberos caches (remote_dir.h),
-   * removed when the helper has been reaped; NULL: none. */
+  /* The helper's private directory (remote_dir.h), removed when the
+   * helper has been reaped; NULL: none. */
   char *dir;
 } wp_helper_proc;
 
@@ -38,6 +38,11 @@ void wp_proc_reap(wp_helper_proc *p, int force, char *why, size_t whylen);
 
 /* Whether the helper died since it was last looked at (then reaped). */
 int wp_proc_died(wp_helper_proc *p);
+
+/* Send the n bytes of a frame with nfds descriptors (SCM_RIGHTS, at most
+ * 8; an OPEN's files) as wpr_write_all sends one. 0, or -1. */
+int wp_proc_send_fds(int fd, const uint8_t *p, size_t n, const int *fds,
+                     int nfds);
 
 /* Receive exactly n bytes before the deadline (wp_now_ms's clock): 1 ok,
  * 0 EOF, -1 error, -2 timeout. */

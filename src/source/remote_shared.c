@@ -28,6 +28,9 @@ struct wp_remote_helper {
   unsigned generation;
   bool krb5;         /* a session logs on with Kerberos */
   char *krb5_parent; /* where its private directory goes */
+  bool sandbox_set;  /* helper_user and no_sandbox given */
+  char *helper_user; /* --run-as; NULL: the helper's default */
+  int no_sandbox;
 };
 
 wp_remote_helper *wp_remote_helper_new(const char *path, unsigned hosts,
@@ -75,14 +78,28 @@ void wp_remote_helper_unref(wp_remote_helper *h) {
   pthread_mutex_destroy(&h->refs_lock);
   free(h->path);
   free(h->krb5_parent);
+  free(h->helper_user);
   free(h);
 }
 
 void wp_remote_helper_want_krb5(wp_remote_helper *h, const char *parent) {
   pthread_mutex_lock(&h->lock);
-  if (!h->krb5 && parent != NULL)
+  if (h->krb5_parent == NULL && parent != NULL)
     h->krb5_parent = strdup(parent); /* NULL: $TMPDIR, as the caller's */
   h->krb5 = true;
+  pthread_mutex_unlock(&h->lock);
+}
+
+void wp_remote_helper_want_sandbox(wp_remote_helper *h, const char *parent,
+                                   const char *user, int no_sandbox) {
+  pthread_mutex_lock(&h->lock);
+  if (!h->sandbox_set) {
+    if (h->krb5_parent == NULL && parent != NULL)
+      h->krb5_parent = strdup(parent);
+    h->helper_user = user ? strdup(user) : NULL; /* NULL: the default */
+    h->no_sandbox = no_sandbox;
+    h->sandbox_set = true;
+  }
   pthread_mutex_unlock(&h->lock);
 }
 
@@ -109,18 +126,27 @@ const char *wp_remote_helper_path(const wp_remote_helper *h) {
 int wp_remote_helper_start(wp_remote_helper *h, const char **what,
                            int *errnum) {
   /* No host and no credentials here: each source's OPEN says them. */
-  const char *argv[] = {h->path, "--sessions", h->sessions, NULL, NULL, NULL};
+  const char *argv[10] = {h->path, "--sessions", h->sessions};
+  int n = 3;
   h->generation++;
-  if (h->krb5) {
-    wp_error err;
-    if (wp_private_dir_make(h->krb5_parent, &h->proc.dir, &err) != 0) {
-      *what = "the private directory for Kerberos caches";
-      *errnum = errno;
-      return -1;
-    }
-    argv[3] = "--krb5-dir";
-    argv[4] = h->proc.dir;
+  wp_error err;
+  if (wp_private_dir_make(h->krb5_parent,
+                          h->krb5 ? "winperf-krb5" : "winperf-helper",
+                          &h->proc.dir, &err) != 0) {
+    *what = "the helper's private directory";
+    *errnum = errno;
+    return -1;
   }
+  /* --krb5-dir where Kerberos keeps its caches there, as before */
+  argv[n++] = h->krb5 ? "--krb5-dir" : "--private-dir";
+  argv[n++] = h->proc.dir;
+  if (h->helper_user != NULL) {
+    argv[n++] = "--run-as";
+    argv[n++] = h->helper_user;
+  }
+  if (h->no_sandbox)
+    argv[n++] = "--no-sandbox";
+  argv[n] = NULL;
   if (wp_proc_spawn(&h->proc, h->path, argv, what, errnum) == 0)
     return 0;
   wp_private_dir_remove(&h->proc.dir);

@@ -28,10 +28,17 @@ typedef struct wp_remote_helper wp_remote_helper;
  * on bad arguments or no memory. */
 wp_remote_helper *wp_remote_helper_new(const char *path, unsigned hosts,
                                        wp_error *err);
-/* A source on h logs on with Kerberos: the helper gets a private
- * directory for its caches under parent (NULL: $TMPDIR or /tmp; the first
- * caller's parent is kept), made at each start, removed when it ends. */
+/* A source on h logs on with Kerberos: the helper's private directory
+ * (made at each start under parent, NULL: $TMPDIR or /tmp; the first
+ * caller's parent is kept; removed when it ends) is named for its
+ * Kerberos caches (--krb5-dir). */
 void wp_remote_helper_want_krb5(wp_remote_helper *h, const char *parent);
+/* Where h's helper gets its private directory (parent: collectd's
+ * BaseDir; NULL: $TMPDIR or /tmp) and its sandbox (remote.h's helper_user,
+ * no_sandbox): the first caller's settings are kept (the hosts of one
+ * <Plugin winperf> block share them). */
+void wp_remote_helper_want_sandbox(wp_remote_helper *h, const char *parent,
+                                   const char *user, int no_sandbox);
 /* Take one more reference (h may be NULL). */
 void wp_remote_helper_ref(wp_remote_helper *h);
 /* Drop one (h may be NULL); the last one stops the helper. */

@@ -31,8 +31,8 @@ esac
 . "$top/tests/e2e/lib.sh"
 ok() { e2e_ok "$@"; }
 diag() { e2e_diag; }
-need dpkg-buildpackage dpkg-parsechangelog dh lintian git
-[ "$mode" = build ] || need collectd man
+need dpkg-buildpackage dpkg-parsechangelog dh lintian git systemd-analyze
+[ "$mode" = build ] || need collectd man userdel groupdel
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/collectd-winperf-pkg.XXXXXX")
 collectd_pid=""
@@ -145,6 +145,34 @@ ok $? "collectd-winperf depends on collectd-core (>= $cd_up, << $cd_next~) and n
 echo "$remote_dep" | grep -q 'libsmbclient' && echo "$remote_dep" | grep -q "collectd-winperf (= $version)"
 ok $? "collectd-winperf-remote depends on libsmbclient and collectd-winperf (= $version)"
 
+# The helper's system user (issue 29): made by the -remote package's
+# postinst with adduser, which it depends on.
+postinst=$(dpkg-deb --ctrl-tarfile "$deb_remote" 2>/dev/null | tar -xO ./postinst 2>/dev/null)
+echo "$postinst" | grep -q 'adduser --system --group' &&
+  echo "$postinst" | grep -q 'winperf-helper' &&
+  dpkg-deb -f "$deb_remote" Depends | grep -qw adduser
+ok $? "collectd-winperf-remote's postinst creates the system user winperf-helper (Depends: adduser)"
+
+# The drop-in that runs collectd unprivileged (doc/winperf-remote.md), an
+# example of the -remote package's: a valid one for Debian's collectd.service (systemd-analyze verify reads the
+# unit and the drop-in beside it; the unit's own path is /lib/systemd).
+has_all "$work/remote.list" \
+  /usr/share/doc/collectd-winperf-remote/examples/collectd-unprivileged.conf
+ok $? "collectd-winperf-remote holds the unprivileged collectd drop-in (examples)"
+unit_dir=$work/units
+mkdir -p "$unit_dir/collectd.service.d"
+cp /lib/systemd/system/collectd.service "$unit_dir/" 2>/dev/null
+cp "$top/conf/systemd/collectd-unprivileged.conf" "$unit_dir/collectd.service.d/unprivileged.conf"
+SYSTEMD_UNIT_PATH=$unit_dir: systemd-analyze verify "$unit_dir/collectd.service" >"$work/verify.log" 2>&1
+status=$?
+grep -E 'collectd' "$work/verify.log" | diag
+[ -f "$unit_dir/collectd.service" ] && [ "$status" -eq 0 ] &&
+  ! grep -q 'unprivileged.conf' "$work/verify.log" &&
+  grep -qx 'User=collectd' "$unit_dir/collectd.service.d/unprivileged.conf" &&
+  grep -qx 'NoNewPrivileges=yes' "$unit_dir/collectd.service.d/unprivileged.conf" &&
+  grep -qx 'AmbientCapabilities=' "$unit_dir/collectd.service.d/unprivileged.conf"
+ok $? "the unprivileged collectd drop-in: User=collectd, NoNewPrivileges, no capability; systemd-analyze verify finds nothing in it"
+
 # Conffiles: the counter list only; nothing that makes collectd load the
 # plugin by itself (see README, "Debian packages").
 conffiles=$(dpkg-deb --ctrl-tarfile "$deb_base" 2>/dev/null | tar -xO ./conffiles 2>/dev/null)
@@ -192,6 +220,8 @@ done
 ! installed collectd-winperf && ! installed collectd-winperf-remote
 ok $? "neither package installed before the test"
 snapshot >"$work/before.list"
+had_helper_user=no
+getent passwd winperf-helper >/dev/null && had_helper_user=yes
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get install -y -q --no-install-recommends "$deb_base" "$deb_remote" >"$work/apt.log" 2>&1
@@ -199,8 +229,18 @@ status=$?
 [ "$status" -eq 0 ] || tail -20 "$work/apt.log" | diag
 ok "$status" "apt-get install ./collectd-winperf*.deb"
 
+# The helper's user: a system account, no shell, no home, a group of its own.
+pw=$(getent passwd winperf-helper)
+echo "$pw" | diag
+helper_uid=$(echo "$pw" | cut -d: -f3)
+[ -n "$pw" ] && [ "$helper_uid" -gt 0 ] && [ "$helper_uid" -lt 1000 ] &&
+  [ "$(echo "$pw" | cut -d: -f7)" = /usr/sbin/nologin ] &&
+  [ "$(echo "$pw" | cut -d: -f6)" = /nonexistent ] &&
+  [ "$(id -gn winperf-helper)" = winperf-helper ]
+ok $? "installed: the system user winperf-helper (uid $helper_uid, nologin, group winperf-helper)"
+
 installed collectd-winperf && installed collectd-winperf-remote &&
-  dpkg -L collectd-winperf | grep -qx /usr/lib/collectd/winperf.so &&
+  dpkg -L collectd-winperf | grep -x /usr/lib/collectd/winperf.so >/dev/null &&
   [ -f /usr/lib/collectd/winperf.so ] && [ -x /usr/bin/winperf ] &&
   [ -x /usr/bin/winperf-remote-helper ] && [ -f /etc/collectd/winperf.yaml ]
 ok $? "installed: /usr/lib/collectd/winperf.so, /usr/bin/winperf, /usr/bin/winperf-remote-helper"
@@ -222,7 +262,7 @@ printf '%s\n' "$q" | grep -qxP '\\System\\Processes\t42' &&
   printf '%s\n' "$q" | grep -qxP '\\System\\% Busy Time\t75'
 ok $? "installed winperf query on the installed sample: Processes 42, % Busy Time 75"
 
-/usr/bin/winperf-remote-helper --help 2>&1 | grep -q '^usage: winperf-remote-helper' &&
+/usr/bin/winperf-remote-helper --help 2>&1 | grep '^usage: winperf-remote-helper' >/dev/null &&
   ! ldd /usr/bin/winperf-remote-helper | grep -q 'not found'
 ok $? "installed winperf-remote-helper runs (--help) and its libraries resolve"
 
@@ -452,5 +492,14 @@ done
 [ -z "${left// /}" ] || echo "left behind:$left" | diag
 cmp -s "$work/before.list" "$work/after.list" && [ -z "${left// /}" ]
 ok $? "nothing left in /usr/lib/collectd, /etc/collectd, /usr/share/doc, /usr/share/collectd-winperf, /usr/bin, man"
+
+# The system user stays after a purge, as Debian's system users do; the
+# test takes away the one it made, leaving the machine as it found it.
+getent passwd winperf-helper >/dev/null
+ok $? "winperf-helper kept after the purge (a system user)"
+if [ "$had_helper_user" = no ]; then
+  userdel winperf-helper 2>/dev/null
+  getent group winperf-helper >/dev/null && groupdel winperf-helper 2>/dev/null
+fi
 
 e2e_done

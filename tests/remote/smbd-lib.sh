@@ -32,7 +32,12 @@ smbd_setup() {
   need smbd smbpasswd useradd userdel ss
   SMBD_DIR=$1
   SMBD_PORT=$2
+  # A name no account has: a run killed before its cleanup leaves its
+  # user behind, and a later run may get the same PID.
   SMBD_USER=wpt$$
+  while id "$SMBD_USER" >/dev/null 2>&1; do
+    SMBD_USER=wpt$$$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+  done
   SMBD_PASS=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
   mkdir -p "$SMBD_DIR"/lock "$SMBD_DIR"/state "$SMBD_DIR"/cache \
     "$SMBD_DIR"/private "$SMBD_DIR"/pid "$SMBD_DIR"/ncalrpc "$SMBD_DIR"/log

@@ -520,9 +520,24 @@ static void test_session_frames(void) {
   IS_INT(wpr_parse_open(q, sizeof(q), &back, &err), -1,
          "open: a byte after the eighth string refused");
   memcpy(q, want, sizeof(want));
-  q[16] = 8;
+  q[16] = 0x80;
   IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
-         "open: an unknown flag refused");
+         "open: an unknown flag (bit 7) refused");
+  /* bits 3-6: the descriptors of the credentials file, keytab, ccache and
+   * krb5.conf that come with the frame (SCM_RIGHTS) */
+  q[16] = 1 | 8;
+  OK(wpr_parse_open(q, sizeof(want), &back, &err) == 0 && back.fds == 1,
+     "open: flag 8, the credentials file's descriptor comes with it");
+  q[16] = 1 | 16;
+  IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
+         "open: a descriptor for a keytab not named refused");
+  o.fds = 1;
+  n = wpr_build_open(p, sizeof(p), &o);
+  OK(n == sizeof(want) && p[16] == (1 | 8), "open: fds bit 0 is flag 8");
+  o.fds = 2;
+  IS_INT(wpr_build_open(p, sizeof(p), &o), 0,
+         "open: no frame with a descriptor for a keytab not named");
+  o.fds = 0;
   q[16] = 1 | 6;
   IS_INT(wpr_parse_open(q, sizeof(want), &back, &err), -1,
          "open: Auth 3 (bits 1-2 both set) refused");
