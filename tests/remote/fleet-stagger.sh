@@ -14,8 +14,10 @@
 # the inventory's (hosts due within one fleet tick too), and every host's
 # values arrive. No assertion on how long anything takes.
 #
-# The hosts' interval (8 s) and timeouts are host defaults given in
-# <Plugin winperf> (issue 22, 1), and the same block replays a capture of
+# The hosts' interval (8 s), timeouts, user, domain and encryption are
+# host defaults given in <Plugin winperf> (issue 22, 1; its port, a closed
+# one, and password file, the wrong one, lose to the inventory's
+# defaults), and the same block replays a capture of
 # its own (tests/e2e/e2e_capture.c's "self", its well-formed blobs 0-2:
 # \System\Processes 100, 101, 102) as host "replay": none of those
 # defaults may touch the block's own source. collectd's Interval is 1, so
@@ -32,7 +34,7 @@
 . "$top_srcdir/tests/remote/smbd-lib.sh"
 # shellcheck source=fleet-lib.sh
 . "$top_srcdir/tests/remote/fleet-lib.sh"
-need python3 pgrep
+need python3 pgrep ps
 
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$top_builddir/winperf-remote-helper
@@ -81,6 +83,11 @@ LoadPlugin winperf
   Timeout 5
   ConnectTimeout 4
   QueryTimeout 6
+  User "$SMBD_USER"
+  Domain "WPTEST"
+  Encrypt false
+  Port $(e2e_free_port tcp)
+  PasswordFile "$SMBD_DIR/badcreds"
   MaxConcurrentConnects 1
   HostsFile "$E2E_DIR/hosts.yaml"
   Replay "$E2E_DIR/capture"
@@ -121,6 +128,9 @@ e2e_ok $? "the replay reads at collectd's interval, not the block's Interval $IV
 e2e_is "$(_fleet_csv replay | awk -F, '{ printf "%g\n", $2 }' | sort -un | tr '\n' ' ')" "100 101 102 " \
   "the replay's values are its capture's"
 e2e_is "$(pgrep -fc "^$helper")" 8 "one helper a host, none for the replay"
+want="--port $SMBD_PORT --user $SMBD_USER --domain WPTEST --credentials $SMBD_DIR/creds --connect-timeout 4000 --query-timeout 6000"
+e2e_is "$(pgrep -f "^$helper" | while read -r p; do ps -o args= -p "$p"; done | grep -cF -- "$want")" 8 \
+  "every host's helper: the block's user, domain and timeouts, the inventory's port and password file"
 
 missing=
 for h in $by_offset; do e2e_wait_for 20 fleet_csv_has "$h" 42 || missing="$missing $h"; done
