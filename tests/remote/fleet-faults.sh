@@ -110,35 +110,8 @@ smbd_hung_server # SLOW_PORT: accepts, never answers
 SILENT=$SLOW_PORT
 REFUSED=$(e2e_free_port tcp)
 RELAY=$(e2e_free_port tcp)
-e2e_spawn "$E2E_DIR/relay.log" /usr/bin/python3 -c '
-import socket, sys, threading, time
-lport, rport = int(sys.argv[1]), int(sys.argv[2])
-def pipe(a, b, delay):
-    try:
-        while True:
-            d = a.recv(65536)
-            if not d:
-                break
-            if delay:
-                time.sleep(delay)
-            b.sendall(d)
-    except OSError:
-        pass
-    for s in (a, b):
-        try:
-            s.close()
-        except OSError:
-            pass
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", lport))
-s.listen(64)
-while True:
-    c, _ = s.accept()
-    u = socket.create_connection(("127.0.0.1", rport))
-    threading.Thread(target=pipe, args=(c, u, 0), daemon=True).start()
-    threading.Thread(target=pipe, args=(u, c, float(sys.argv[3])), daemon=True).start()
-' "$RELAY" "$A_PORT" "$DELAY"
+e2e_spawn "$E2E_DIR/relay.log" /usr/bin/python3 "$top_srcdir/tests/remote/relay.py" \
+  "$RELAY" "$A_PORT" --answer-delay "$DELAY"
 e2e_wait_for 10 e2e_tcp_open "$RELAY" || e2e_bail "the slow relay on $RELAY"
 e2e_ok 0 "two smbd, a black hole, a silent port, a closed port, a slow relay"
 

@@ -6,8 +6,9 @@
 # fleet-faults.sh spends 90 s waiting for intervals to pass (20 hosts at
 # Interval 1, about 15 reads a second). Beside it, one after the other,
 # run the fleet tests that ask little of the machine: fleet-inventory.sh
-# (a handful of hosts), fleet-clock.sh (one) and tests/doc/examples.sh
-# (collectd -T, no host). Each has its own smbd, user, collectd and
+# (a handful of hosts), fleet-clock.sh (one), fleet-connects.sh (eight,
+# mostly waiting on two relays) and tests/doc/examples.sh (collectd -T, no
+# host). Each has its own smbd, user, collectd and
 # directories (fleet-faults.sh its own network namespace), so together they
 # hold one job of `make check -j` for the fault test's time instead of all
 # of theirs. Their TAP lines follow, each prefixed with its test's name,
@@ -18,12 +19,12 @@ trap 'rm -rf "$tmp"' EXIT
 bash "$dir/fleet-faults.sh" >"$tmp/faults" 2>&1 &
 faults=$!
 status=0
-for t in fleet-inventory fleet-clock ../doc/examples; do
+for t in fleet-inventory fleet-clock fleet-connects ../doc/examples; do
   bash "$dir/$t.sh" >"$tmp/$(basename "$t")" 2>&1 || status=1
 done
 wait "$faults" || status=1
 n=0
-for t in faults fleet-inventory fleet-clock examples; do
+for t in faults fleet-inventory fleet-clock fleet-connects examples; do
   while IFS= read -r line; do
     case $line in
     "ok "* | "not ok "*)
