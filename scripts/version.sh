@@ -9,7 +9,8 @@
 #                                     (shell assignments, for eval)
 #   scripts/version.sh --stamp DIR    writes them into DIR (a copy of this
 #                                     tree): configure.ac's AC_INIT, a
-#                                     debian/changelog entry, scripts/release-info
+#                                     debian/changelog entry, the man pages'
+#                                     .TH lines, scripts/release-info
 #
 # Where they come from, first that applies:
 #   1. a git checkout (this tree is the top of one): the commit; a tag vX.Y.Z
@@ -139,6 +140,12 @@ if [ "$(dpkg-parsechangelog -l "$cl" -S Version)" != "$version" ]; then
   mv "$cl.new" "$cl"
 fi
 [ "$(dpkg-parsechangelog -l "$cl" -S Version)" = "$version" ] || die "could not stamp $cl"
+# The man pages' header: the version and date of this source.
+day=$(LC_ALL=C date -u -d "@$epoch" +%Y-%m-%d)
+for man in doc/collectd-winperf.5 doc/winperf.1 debian/winperf-remote-helper.1; do
+  sed -i "s/^\(\.TH [^ ]* [0-9]\) \(\"[^\"]*\"\|[^ ]*\) \"[^\"]*\"/\1 \"$day\" \"collectd-winperf $version\"/" "$stamp_dir/$man"
+  grep -q "^\.TH .* \"collectd-winperf $version\"" "$stamp_dir/$man" || die "could not stamp $stamp_dir/$man"
+done
 cat >"$stamp_dir/scripts/release-info" <<EOF
 # collectd-winperf: stamped by scripts/version.sh --stamp (see there).
 version=$version

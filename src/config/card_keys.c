@@ -4,6 +4,7 @@
  */
 #include "card_keys.h"
 
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

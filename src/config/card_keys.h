@@ -11,11 +11,12 @@
 #ifndef WP_CONFIG_CARD_KEYS_H
 #define WP_CONFIG_CARD_KEYS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-/* How every include/exclude regex is compiled (loader and filters). */
+/* How every include/exclude regex is compiled (loader and filters; each
+ * includes <regex.h> itself, so that this header needs none: the winperf
+ * tool includes it, and on Windows only gnulib has <regex.h>). */
 #define WP_CARD_RE_FLAGS (REG_EXTENDED | REG_ICASE | REG_NOSUB)
 
 /* total: what happens to the _Total and _Global_ instances. */

@@ -126,6 +126,10 @@ const char *wp_hs_key_name(int r) {
   return rows[r].key;
 }
 
+int wp_hs_row_count(void) {
+  return (int)ROWS;
+}
+
 const char *wp_hs_keys_expected(void) {
   return "name, address, port, user, domain, password_file (or "
          "credentials_file), counters_file, interval, timeout, "

@@ -104,9 +104,10 @@ typedef struct wp_cfg_value {
 int wp_hs_find_option(const char *option);
 int wp_hs_find_key(const char *key);
 
-/* The row's names, for messages and listings. */
+/* The row's names, for messages and listings; rows 0 .. count - 1. */
 const char *wp_hs_option_name(int row);
 const char *wp_hs_key_name(int row);
+int wp_hs_row_count(void);
 /* Every inventory key, comma-separated ("name, address, port, ..."). */
 const char *wp_hs_keys_expected(void);
 

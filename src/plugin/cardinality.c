@@ -7,6 +7,7 @@
 #include "wp_table.h"
 
 #include <assert.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

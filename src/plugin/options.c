@@ -5,6 +5,7 @@
 #include "options.h"
 #include "counters.h"
 #include "inventory.h"
+#include "option_table.h"
 #include "reload.h"
 
 #include "collectd/core/utils/common/common.h"
@@ -112,6 +113,12 @@ static int table_option(oconfig_item_t *child, wp_host_settings *s,
   return 0;
 }
 
+/* Whether the options' table allows option `name` at `where`. */
+static bool allowed(const char *name, unsigned where) {
+  const wp_option *o = wp_option_find(name);
+  return o != NULL && (o->where & where) != 0;
+}
+
 /* One <Host "name"> block: its settings go to the fleet (fleet.h), which
  * makes its context once the whole block is read. */
 static int config_host(oconfig_item_t *ci, wp_fleet *fleet) {
@@ -139,13 +146,14 @@ static int config_host(oconfig_item_t *ci, wp_fleet *fleet) {
                    "collectd and name it with PasswordFile",
             name);
       status = -1;
+    } else if (!allowed(child->key, WP_OPT_HOST)) {
+      char names[1024];
+      ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected %s)", name,
+            child->key, wp_option_names(WP_OPT_HOST, names, sizeof(names)));
+      status = -1;
     } else if ((status = table_option(child, &s, block)) > 0) {
-      ERROR(PLUGIN ": <Host \"%s\">: unknown option \"%s\" (expected "
-                   "Address, Port, User, Domain, PasswordFile, CountersFile, "
-                   "Interval, Timeout, ConnectTimeout, QueryTimeout, "
-                   "Encrypt, Timestamp, PairBy, InstanceNames, MetricNames, "
-                   "SelfMetrics, RemoteHelper or Auth)",
-            name, child->key);
+      ERROR(PLUGIN ": <Host \"%s\">: option \"%s\" has no parser", name,
+            child->key);
       status = -1;
     }
   }
@@ -207,8 +215,15 @@ static int fleet_option(oconfig_item_t *child, wp_fleet *fleet) {
 static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
   const char *k = child->key;
   int v = 0;
-  if (strcasecmp(k, "Address") == 0) {
-    ERROR(PLUGIN ": Address belongs in a <Host> block or an inventory");
+  const wp_option *o = wp_option_find(k);
+  if (o == NULL) {
+    char names[1024];
+    ERROR(PLUGIN ": unknown option \"%s\" (expected %s, or a <Host> block)", k,
+          wp_option_names(WP_OPT_PLUGIN, names, sizeof(names)));
+    return -1;
+  }
+  if ((o->where & WP_OPT_PLUGIN) == 0) {
+    ERROR(PLUGIN ": %s belongs in a <Host> block or an inventory", o->name);
     return -1;
   }
   /* The host settings' options are defaults for this block's hosts. */
@@ -271,16 +286,7 @@ static int plugin_option(wp_ctx *c, oconfig_item_t *child, wp_fleet *fleet) {
   }
   if (host_default) /* Port, User, Timeout...: for the hosts only */
     return 0;
-  ERROR(PLUGIN ": unknown option \"%s\" (expected CountersFile, Replay, "
-               "ReplayLoop, ReplaySpeed, ValueMode, Timestamp, PairBy, "
-               "InstanceNames, MetricNames, SelfMetrics, Host, "
-               "MultiTimerFormula, Cap100, RemoteHelper, HostsPerHelper, "
-               "HostsFile, Shard, MaxClockSkew, AuthRetryInterval, "
-               "MaxConcurrentConnects, a host default (Port, User, Domain, "
-               "PasswordFile, Timeout, ConnectTimeout, QueryTimeout, Encrypt, "
-               "Interval, Auth, Principal, Keytab, CCache, Krb5Config) or a "
-               "<Host> block)",
-        k);
+  ERROR(PLUGIN ": option \"%s\" is in the options' table but has no parser", k);
   return -1;
 }
 

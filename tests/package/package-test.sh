@@ -118,7 +118,7 @@ has_all "$work/base.list" /usr/lib/collectd/winperf.so /usr/bin/winperf \
   /usr/share/collectd-winperf/prometheus/winperf-windows-exporter.rules.yml \
   /usr/share/collectd-winperf/victoriametrics/relabel.yml \
   /usr/share/collectd-winperf/telegraf/collectd-to-influxdb2.conf \
-  /usr/share/doc/collectd-winperf/backends.md.gz
+  /usr/share/doc/collectd-winperf/backends.md.gz /usr/share/doc/collectd-winperf/blg.md.gz
 ok $? "collectd-winperf holds the plugin, winperf, man pages, the documents they point to, examples, demo capture, sample, dashboards, rules"
 
 # write_prometheus' libraries (collectd-core only suggests them).
