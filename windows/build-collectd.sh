@@ -153,7 +153,8 @@ static_lib() { # NAME TARBALL LOG TARGETS CONFIGURE-ARGS...: build, install into
   rm -rf "$dir"
   mkdir -p "$dir"
   tar -xf "$tar" -C "$dir" --strip-components=1
-  # shellcheck disable=SC2086 # TARGETS is a list of make invocations' arguments
+  # TARGETS: the library's make commands (eval'd: only what is installed
+  # is built, not its tests, examples or documentation).
   (cd "$dir" && ./configure --host=$HOST --prefix="$PREFIX" --disable-shared \
     --enable-static "$@" && eval "$targets") >"$logf" 2>&1 ||
     die "$name build failed: see $logf"
@@ -265,7 +266,7 @@ fi
 # link check needs Winsock after the static library) and the build host's
 # protoc-c, which generates prometheus.pb-c.c. LIBS names gnulib's
 # directory itself: the libprotobuf-c check links with its own LDFLAGS only.
-CD_CONFIGURE_ARGS=(--host=$HOST
+CD_CONFIGURE_ARGS=("--host=$HOST"
   --prefix=C:/ProgramData/collectd --sysconfdir=C:/ProgramData/collectd
   --localstatedir=C:/ProgramData/collectd
   --disable-all-plugins --enable-logfile
