@@ -362,16 +362,16 @@ int svc_config_prepare(const char *config_path, const char *data_dir) {
   free(o.buf);
   svc_report(SVC_INFO,
              "collectd service: generated %s from %s and the installer's "
-             "settings: GRAPHITE_HOST=%s GRAPHITE_PORT=%s GRAPHITE_PREFIX=%s "
-             "INFLUXDB_HOST=%s INFLUXDB_PORT=%s PROMETHEUS_PORT=%s INTERVAL=%s "
-             "HOSTNAME=%s",
-             config_path, template_path, s[S_GRAPHITE_HOST].value,
+             "settings: HOSTNAME=%s INTERVAL=%s GRAPHITE_HOST=%s "
+             "GRAPHITE_PORT=%s GRAPHITE_PREFIX=%s INFLUXDB_HOST=%s "
+             "INFLUXDB_PORT=%s PROMETHEUS_PORT=%s",
+             config_path, template_path, s[S_HOSTNAME].value,
+             s[S_INTERVAL].value, s[S_GRAPHITE_HOST].value,
              s[S_GRAPHITE_PORT].value, s[S_GRAPHITE_PREFIX].value,
              s[S_INFLUXDB_HOST].value[0] != '\0' ? s[S_INFLUXDB_HOST].value
                                                  : "(none)",
              s[S_INFLUXDB_PORT].value,
              s[S_PROMETHEUS_PORT].value[0] != '\0' ? s[S_PROMETHEUS_PORT].value
-                                                   : "(none)",
-             s[S_INTERVAL].value, s[S_HOSTNAME].value);
+                                                   : "(none)");
   return 0;
 }
