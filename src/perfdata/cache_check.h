@@ -20,7 +20,15 @@
  *                       made by sorting ids and names
  *                       (pd_check_pairings, at the end of an evaluation);
  *   result templates    results a plain pass left in place carry their
- *                       counter's template (evaluate.c).
+ *                       counter's template (evaluate.c);
+ *   deduplication       the claims and the reported set (share() in
+ *                       select.c, pd_reported): every value the paths
+ *                       matched, logged with its group and whether it was
+ *                       reported, sorted: each value of a group reported
+ *                       exactly once, under the first of its paths that
+ *                       matched it, and nothing else reported
+ *                       (pd_check_dedup, dedup_check.c, at the end of an
+ *                       evaluation).
  *
  * In a release build (NDEBUG) the calls compile to nothing. A check that
  * cannot get memory skips itself (the allocation-failure tests fail the
@@ -33,6 +41,7 @@
 
 struct pd_selection;
 struct pd_identity;
+struct pd_value_key;
 
 #ifndef NDEBUG
 /* The checks' memory (weak: tests/alloc replaces them). */
@@ -47,6 +56,14 @@ void pd_check_same_names(pd_snapshot *a, const pd_object *oa, pd_snapshot *b,
                          const pd_object *ob, bool parents_too);
 void pd_check_pairings(const struct pd_selection *sel, pd_snapshot *older,
                        pd_snapshot *newer);
+/* The dedup check's log: emptied as an evaluation begins; each value a
+ * path matched (reported under it or not) added; checked at the end; its
+ * memory freed with the selection. */
+void pd_check_matched_begin(struct pd_selection *sel);
+void pd_check_matched(struct pd_selection *sel, const struct pd_value_key *key,
+                      size_t path_id, bool reported);
+void pd_check_dedup(struct pd_selection *sel);
+void pd_check_matched_free(struct pd_selection *sel);
 #define PD_CHECK(call) call
 #else
 #define PD_CHECK(call) ((void)0)

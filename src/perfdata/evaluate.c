@@ -8,12 +8,12 @@
  * arrays built once per evaluation (shared by every path), and per value
  * the raw readings, the formula (pd_rate_value, type_props.h) and the
  * result. Each result starts as its counter's template (filled once per
- * pass: path, names, indices, type, time). A counter two paths match is
- * reported once (pd_reported). A "(*)" pass without a filter reads the
- * object's pairing directly and, when every counter is a plain value,
- * runs a loop made for it: each reading one 8-byte load and a mask where
- * the blob allows, and for one counter the formula's kind fixed for the
- * whole loop.
+ * pass: path, names, indices, type, time). A counter two paths of one
+ * group match is reported once (pd_reported). A "(*)" pass without a
+ * filter reads the object's pairing directly and, when every counter is a
+ * plain value, runs a loop made for it: each reading one 8-byte load and a
+ * mask where the blob allows, and for one counter the formula's kind fixed
+ * for the whole loop.
  */
 #include "cache_check.h"
 #include "selection.h"
@@ -257,8 +257,8 @@ typedef struct reported_key {
 static bool same_value(const void *ctx, uint32_t value) {
   const reported_key *k = ctx;
   const pd_value_key *a = &k->r->key[value - 1], *b = &k->key;
-  return a->obj_pos == b->obj_pos && a->instance == b->instance &&
-         a->counter == b->counter;
+  return a->group == b->group && a->obj_pos == b->obj_pos &&
+         a->instance == b->instance && a->counter == b->counter;
 }
 
 /* 1 when key is reported first now (remembered), 0 when an earlier path
@@ -315,9 +315,25 @@ static inline void put_value(object_pass *op, const matched_counter *m,
   r->raw_value = n1;
 }
 
+/* Counter m of instance i as the pass's group reports it. */
+static inline pd_value_key value_key(const object_pass *op, uint32_t i,
+                                     const matched_counter *m) {
+  return (pd_value_key){op->cp->group, op->po->obj_pos, i, m->pos};
+}
+
+#ifndef NDEBUG
+/* Debug builds: counter m of instance i matched, reported here or not
+ * (the dedup check, cache_check.h). */
+static void log_matched(const object_pass *op, uint32_t i,
+                        const matched_counter *m, bool reported) {
+  pd_value_key key = value_key(op, i, m);
+  pd_check_matched(op->sel, &key, op->po->path_id, reported);
+}
+#endif
+
 /* Every counter of the pass for v's instance from *out on (room made):
- * one result each, but a shared counter only when no earlier path
- * reported it. *out ends past the last. */
+ * one result each, but a shared counter only when no earlier path of the
+ * group reported it. *out ends past the last. */
 static pd_status emit(object_pass *op, const instance_view *v, pd_result **out,
                       pd_error *err) {
   const matched_counter *mc = op->mc;
@@ -325,16 +341,20 @@ static pd_status emit(object_pass *op, const instance_view *v, pd_result **out,
   pd_result *r = *out;
   for (uint32_t k = 0; k < n; k++) {
     const matched_counter *m = &mc[k];
-    if (m->skip)
+    if (m->skip) {
+      PD_CHECK(log_matched(op, v->i, m, false));
       continue;
+    }
     if (m->shared) {
-      int fresh = report_first(&op->sel->reported,
-                               (pd_value_key){op->po->obj_pos, v->i, m->pos});
+      int fresh = report_first(&op->sel->reported, value_key(op, v->i, m));
       if (fresh < 0)
         return no_memory(err);
-      if (fresh == 0)
+      if (fresh == 0) {
+        PD_CHECK(log_matched(op, v->i, m, false));
         continue;
+      }
     }
+    PD_CHECK(log_matched(op, v->i, m, true));
     put_value(op, m, v, r);
     if (op->sel->want_paths && (r->path = result_path(op, m, v->full)) == NULL)
       return no_memory(err);
@@ -545,6 +565,14 @@ static void check_templates(const object_pass *op, const pd_result *r,
            x->raw_base == t->raw_base);
   }
 }
+
+/* Debug builds: every value of instances [first, end) of a plain pass as
+ * matched and reported (the dedup check, cache_check.h). */
+static void matched_all(const object_pass *op, uint32_t first, uint32_t end) {
+  for (uint32_t i = first; i < end; i++)
+    for (uint32_t k = 0; k < op->po->n; k++)
+      log_matched(op, i, &op->mc[k], true);
+}
 #endif
 
 /* Instances [first, end) of a plain pass, pairs resolved, room made. */
@@ -599,6 +627,7 @@ every_instance(object_pass *op, uint32_t first, uint32_t end, pd_error *err) {
     size_t at = sel->result_count, values = (size_t)(end - first) * n;
     plain_pass(op, pair, first, end, r, in_place(op, at, values));
     PD_CHECK(check_templates(op, r, values));
+    PD_CHECK(matched_all(op, first, end));
     sel->result_count += values;
     po->done_epoch = sel->epoch;
     po->done_at = at;
@@ -674,6 +703,7 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
   pd_text_reset(&sel->text);
   sel->reported.count = 0;
   wp_table_clear(&sel->reported.index);
+  PD_CHECK(pd_check_matched_begin(sel));
   if (!pd_selection_resolve(sel))
     return no_memory(err);
   if (newer->instance_count > UINT32_MAX ||
@@ -686,6 +716,7 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
   if (s != PD_OK)
     return s;
   PD_CHECK(pd_check_pairings(sel, older, newer));
+  PD_CHECK(pd_check_dedup(sel));
   *results = sel->results;
   *count = sel->result_count;
   return PD_OK;

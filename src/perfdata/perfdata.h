@@ -463,6 +463,13 @@ void pd_selection_set_pairing(pd_selection *sel, pd_pair_by pair_by);
  * unknown path_id or mode. */
 bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
                                    pd_pair_by pair_by);
+/* Which paths deduplicate among themselves: a value (a counter of an
+ * instance) that several paths of one group match is reported once, under
+ * the first of them; paths of different groups each report it. Every path
+ * starts in group 0 (each value once in all). Returns false for an unknown
+ * path_id. */
+bool pd_selection_set_path_group(pd_selection *sel, size_t path_id,
+                                 uint32_t group);
 /* Whether results carry id_base (names by process id need it; finding it
  * costs a lookup per instance, so it is off unless asked for). */
 void pd_selection_set_id_base(pd_selection *sel, bool want);
@@ -493,8 +500,9 @@ void pd_selection_set_instance_filter(pd_selection *sel, size_t path_id,
 const char *pd_selection_query(pd_selection *sel, size_t *unresolved);
 /* One pass over `newer` (and `older`, which may be NULL): every counter the
  * paths match, in path order then blob order; instances are paired across
- * samples by process id or full name (pd_selection_set_pairing). A counter
- * matched by two paths appears once (first path). The results and their strings
+ * samples by process id or full name (pd_selection_set_pairing). A value
+ * matched by two paths of one group appears once, under the first
+ * (pd_selection_set_path_group). The results and their strings
  * stay valid until the next evaluation or the next decode into `newer`,
  * whichever comes first (instance names point into the newer snapshot).
  * They are the caller's to read only: the next evaluation reuses the array
@@ -503,7 +511,7 @@ pd_status pd_selection_evaluate(pd_selection *sel, pd_snapshot *older,
                                 pd_snapshot *newer, const pd_result **results,
                                 size_t *count, pd_error *err);
 /* How many counters path `path_id` matched in the last evaluation,
- * including those reported under an earlier path. */
+ * including those reported under an earlier path of its group. */
 size_t pd_selection_matches(const pd_selection *sel, size_t path_id);
 size_t pd_selection_path_count(const pd_selection *sel);
 

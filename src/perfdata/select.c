@@ -10,6 +10,7 @@
  * (paths, names, options), the object query and each evaluation's plan
  * (which counters of which objects each path reads); evaluate.c the pass.
  */
+#include "cache_check.h"
 #include "selection.h"
 
 #include <stdio.h>
@@ -39,6 +40,8 @@ void pd_selection_free(pd_selection *sel) {
   free(sel->counters);
   free(sel->plan);
   free(sel->claims);
+  free(sel->by_group);
+  PD_CHECK(pd_check_matched_free(sel));
   free(sel->reported.key);
   wp_table_free(&sel->reported.index);
   pd_identity_free(&sel->identity);
@@ -129,6 +132,16 @@ bool pd_selection_set_path_pairing(pd_selection *sel, size_t path_id,
       (pair_by != PD_PAIR_BY_ID && pair_by != PD_PAIR_BY_FULL_NAME))
     return false;
   sel->paths[path_id].pair_by = (int)pair_by;
+  return true;
+}
+
+bool pd_selection_set_path_group(pd_selection *sel, size_t path_id,
+                                 uint32_t group) {
+  if (path_id >= sel->path_count)
+    return false;
+  compiled_path *cp = &sel->paths[path_id];
+  sel->grouped_paths += (group != 0) - (cp->group != 0);
+  cp->group = group;
   return true;
 }
 
@@ -270,7 +283,7 @@ static bool counter_matches(const pd_selection *sel, const compiled_path *cp,
 }
 
 /* The counters path_id names in newer's object obj_pos, appended to the
- * plan and claimed. Base and non-numeric counters are never shown alone. */
+ * plan. Base and non-numeric counters are never shown alone. */
 static pd_status plan_object(pd_selection *sel, size_t path_id,
                              pd_snapshot *older, pd_snapshot *newer,
                              uint32_t obj_pos, pd_error *err) {
@@ -293,7 +306,6 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
   po->obj_pos = obj_pos;
   po->first = sel->counter_count;
   po->n = 0;
-  uint8_t *claims = sel->claims + newer->object_first_counter[obj_pos];
   for (uint32_t c = 0; c < obj->counter_count; c++) {
     const pd_counter_def *def = &obj->counters[c];
     if (!pd_type_is_displayable(def->type) || !counter_matches(sel, cp, def))
@@ -311,7 +323,6 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
     if ((m->name = pd_display_name(sel, def->name_index)) == NULL)
       return no_memory(err);
     m->name_len = strlen(m->name);
-    claims[c] += claims[c] < 2;
   }
   return PD_OK;
 }
@@ -319,15 +330,44 @@ static pd_status plan_object(pd_selection *sel, size_t path_id,
 /* claims[] beyond the count of paths (0, 1, 2: two or more). */
 enum { CLAIM_COUNT = 3, CLAIM_SEEN = 4, CLAIM_COVERED = 8 };
 
-/* Which counters of the plan need deduplicating, in plan order: a counter
- * two paths match goes through the reported set (pd_reported), except
- * that a pass over
- * every instance (a "(*)" path without a filter) reports all of them, so
- * after one nothing is left to report, and before one, when it is the
- * first to match, nothing to look up. */
-static void share(pd_selection *sel, const pd_snapshot *newer) {
-  for (size_t q = 0; q < sel->plan_count; q++) {
-    const path_object *po = &sel->plan[q];
+/* The plan entries of one group, in plan order: sel->by_group[from, to)
+ * when the paths are grouped, else the whole plan. */
+typedef struct plan_run {
+  const pd_plan_rank *rank; /* NULL: entries from, ..., to - 1 */
+  size_t from, to;
+} plan_run;
+
+static size_t run_entry(const plan_run *run, size_t i) {
+  return run->rank ? run->rank[i].entry : i;
+}
+
+/* How many of the run's paths match each of its counters (claims[]): set
+ * to 0, then counted. Only the run's counters are touched, so each group
+ * counts afresh whatever another group left in claims[]. */
+static void count_claims(pd_selection *sel, const pd_snapshot *newer,
+                         const plan_run *run) {
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = run->from; i < run->to; i++) {
+      const path_object *po = &sel->plan[run_entry(run, i)];
+      uint8_t *claims = sel->claims + newer->object_first_counter[po->obj_pos];
+      for (uint32_t k = 0; k < po->n; k++) {
+        uint8_t *c = &claims[sel->counters[po->first + k].pos];
+        *c = pass == 0 ? 0 : (uint8_t)(*c + (*c < 2));
+      }
+    }
+}
+
+/* Which counters of one group's plan entries need deduplicating, in plan
+ * order: a counter two of its paths match goes through the reported set
+ * (pd_reported), except that a pass over every instance (a "(*)" path
+ * without a filter) reports all of them, so after one nothing is left to
+ * report, and before one, when it is the first to match, nothing to look
+ * up. */
+static void share_run(pd_selection *sel, const pd_snapshot *newer,
+                      const plan_run *run) {
+  count_claims(sel, newer, run);
+  for (size_t i = run->from; i < run->to; i++) {
+    const path_object *po = &sel->plan[run_entry(run, i)];
     const compiled_path *cp = &sel->paths[po->path_id];
     bool every = cp->all_instances && cp->filter == NULL &&
                  pd_snapshot_object(newer, po->obj_pos)->num_instances != -1;
@@ -343,6 +383,39 @@ static void share(pd_selection *sel, const pd_snapshot *newer) {
   }
 }
 
+static int by_rank(const void *pa, const void *pb) {
+  const pd_plan_rank *a = pa, *b = pb;
+  if (a->group != b->group)
+    return a->group < b->group ? -1 : 1;
+  return a->entry < b->entry ? -1 : a->entry > b->entry;
+}
+
+/* Which counters two paths of a group share: the whole plan as one run
+ * when every path is in group 0, else each group's entries in turn. */
+static pd_status share(pd_selection *sel, const pd_snapshot *newer,
+                       pd_error *err) {
+  if (sel->grouped_paths == 0) {
+    share_run(sel, newer, &(plan_run){NULL, 0, sel->plan_count});
+    return PD_OK;
+  }
+  if (WP_GROW(&sel->by_group, &sel->by_group_cap,
+              sel->plan_count ? sel->plan_count : 1,
+              WP_GROW_NO_CAP) != WP_GROW_OK)
+    return no_memory(err);
+  for (size_t q = 0; q < sel->plan_count; q++)
+    sel->by_group[q] =
+        (pd_plan_rank){sel->paths[sel->plan[q].path_id].group, q};
+  qsort(sel->by_group, sel->plan_count, sizeof *sel->by_group, by_rank);
+  for (size_t from = 0, to; from < sel->plan_count; from = to) {
+    for (to = from + 1; to < sel->plan_count &&
+                        sel->by_group[to].group == sel->by_group[from].group;
+         to++)
+      ;
+    share_run(sel, newer, &(plan_run){sel->by_group, from, to});
+  }
+  return PD_OK;
+}
+
 pd_status pd_selection_plan(pd_selection *sel, pd_snapshot *older,
                             pd_snapshot *newer, pd_error *err) {
   sel->plan_count = sel->counter_count = 0;
@@ -350,7 +423,6 @@ pd_status pd_selection_plan(pd_selection *sel, pd_snapshot *older,
   if (WP_GROW(&sel->claims, &sel->claims_cap, defs ? defs : 1,
               WP_GROW_NO_CAP) != WP_GROW_OK)
     return no_memory(err);
-  memset(sel->claims, 0, defs);
   uint32_t n_objects = pd_snapshot_object_count(newer);
   for (size_t p = 0; p < sel->path_count; p++) {
     compiled_path *cp = &sel->paths[p];
@@ -365,8 +437,7 @@ pd_status pd_selection_plan(pd_selection *sel, pd_snapshot *older,
         break; /* the first object with that index, as find_object does */
       }
   }
-  share(sel, newer);
-  return PD_OK;
+  return share(sel, newer, err);
 }
 
 char *pd_result_path(const pd_result *r, char *out, size_t len) {

@@ -18,8 +18,10 @@ typedef struct matched_counter {
   const char *name; /* display name */
   size_t name_len;
   pd_type_props props;
-  bool shared;       /* another path matches it in this object: deduplicate */
-  bool skip;         /* an earlier path reported it for every instance */
+  bool shared;       /* another path of its group matches it in this object:
+                      * deduplicate */
+  bool skip;         /* an earlier path of its group reported it for every
+                      * instance */
   pd_rate_plan rate; /* its formula for this pair of samples */
   /* Set per pass (evaluate.c): its definitions in both samples (old_def
    * NULL: none), and what every result of it repeats. */
@@ -53,27 +55,50 @@ typedef struct compiled_path {
   uint32_t numeric_counter;
   bool all_instances;        /* "(*)": every instance, no matching needed */
   int pair_by;               /* pd_pair_by, or -1: the selection's */
+  uint32_t group;            /* deduplicates with its group's paths only */
   size_t matches;            /* counters matched in the last evaluation */
   pd_instance_filter filter; /* NULL: every matched instance */
   void *filter_ctx;
 } compiled_path;
 
-/* A counter of one instance of the newer sample: what one result reports.
- * Compared field by field, so no two differ only where a packed key would
- * have cut them (any count the decode limits allow fits). */
+/* A counter of one instance of the newer sample, as one group of paths
+ * reports it: what one result reports. Compared field by field, so no two
+ * differ only where a packed key would have cut them (any count the
+ * decode limits allow fits). */
 typedef struct pd_value_key {
+  uint32_t group;    /* of the paths that deduplicate it */
   uint32_t obj_pos;  /* the object's position in the newer sample */
   uint32_t instance; /* the instance's position in its object */
   uint32_t counter;  /* the counter's position in its object */
 } pd_value_key;
 
-/* The values of counters two paths share that one evaluation reported
- * (the first path reports a value, a later one skips it). */
+/* The values of counters two paths of a group share that one evaluation
+ * reported (the first path reports a value, a later one skips it). */
 typedef struct pd_reported {
   pd_value_key *key;
   size_t count, cap;
   wp_table index; /* key + 1, by wp_hash_bytes of the key */
 } pd_reported;
+
+/* A plan entry and its path's group, to visit the plan group by group. */
+typedef struct pd_plan_rank {
+  uint32_t group;
+  size_t entry; /* into the plan */
+} pd_plan_rank;
+
+/* Debug builds: a value one path matched in an evaluation and whether that
+ * path reported it (dedup_check.c checks the set). */
+typedef struct pd_matched_value {
+  pd_value_key key;
+  size_t path_id;
+  bool reported;
+} pd_matched_value;
+
+typedef struct pd_matched_log {
+  pd_matched_value *v;
+  size_t count, cap;
+  bool lost; /* out of memory this evaluation: nothing checked */
+} pd_matched_log;
 
 struct pd_selection {
   compiled_path *paths;
@@ -81,8 +106,9 @@ struct pd_selection {
   const pd_names *names;
   bool resolved; /* paths' object lists match `names` */
   pd_calc_options options;
-  bool want_id_base; /* pd_selection_set_id_base */
-  bool want_paths;   /* pd_selection_set_paths */
+  bool want_id_base;    /* pd_selection_set_id_base */
+  bool want_paths;      /* pd_selection_set_paths */
+  size_t grouped_paths; /* paths whose group is not 0 */
 
   char *query;
   size_t query_cap;
@@ -94,7 +120,8 @@ struct pd_selection {
 
   /* The evaluation's plan: every (path, object) and the counters each
    * matches, and per counter definition of the newer sample how many
-   * paths match it (0, 1, 2 meaning two or more). */
+   * paths of the group being shared match it (0, 1, 2 meaning two or
+   * more); by_group: the plan's entries by group (when grouped). */
   path_object *plan;
   size_t plan_count, plan_cap, plan_init; /* plan_init: entries ever set */
   matched_counter *counters;
@@ -102,8 +129,12 @@ struct pd_selection {
   uint64_t epoch; /* evaluations begun */
   uint8_t *claims;
   size_t claims_cap;
+  pd_plan_rank *by_group;
+  size_t by_group_cap;
 
   pd_reported reported; /* values of shared counters reported so far */
+  /* Debug builds: every value the evaluation matched (cache_check.h). */
+  pd_matched_log matched;
 
   /* ID Process / ID Thread, and the pairing of the newer sample's
    * instances with the older's, looked up once per evaluation and mode
@@ -117,7 +148,7 @@ bool pd_selection_resolve(pd_selection *sel);
 
 /* An evaluation's plan (select.c): every path's (path, object) pairs of
  * newer in path order and the counters each matches, then which counters
- * two paths share (matched_counter.shared, .skip). */
+ * two paths of one group share (matched_counter.shared, .skip). */
 pd_status pd_selection_plan(pd_selection *sel, pd_snapshot *older,
                             pd_snapshot *newer, pd_error *err);
 

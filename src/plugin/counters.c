@@ -4,6 +4,7 @@
 #include "counters.h"
 #include "dispatch.h"
 
+#include "dedup_groups.h"
 #include "diagnose.h"
 
 #include <string.h>
@@ -124,13 +125,6 @@ static int add_paths(wp_ctx *c, const wp_counter_list *list, const char *file,
   return 0;
 }
 
-static size_t path_total(const wp_counter_list *list) {
-  size_t n = 0;
-  for (size_t i = 0; i < list->count; i++)
-    n += 1 + list->entries[i].alt_count;
-  return n;
-}
-
 /* Pairing: the block's, and an entry's own pair_by on all its paths. */
 static void set_pairing(const wp_ctx *c, const wp_counter_list *list,
                         wp_counter_state *st) {
@@ -148,10 +142,96 @@ static void set_pairing(const wp_ctx *c, const wp_counter_list *list,
   }
 }
 
+/* "<Host "name">: " for a <Host>'s lines, "" otherwise. */
+static void host_prefix(const wp_ctx *c, char *out, size_t len) {
+  if (c->kind == WP_SOURCE_REMOTE)
+    snprintf(out, len, "<Host \"%s\">: ", c->host);
+  else
+    out[0] = '\0';
+}
+
+/* The entries that can never dispatch anything (an earlier entry of their
+ * group takes every value they match), logged once per load. */
+static void log_shadowed(const wp_ctx *c, const wp_counter_list *list,
+                         const uint32_t *groups) {
+  wp_shadowed *sh;
+  size_t n;
+  if (wp_dedup_shadowed(list, groups, &sh, &n) != 0) {
+    ERROR(PLUGIN ": %s: out of memory looking for entries that dispatch "
+                 "nothing (the counters are read all the same)",
+          c->counters_file);
+    return;
+  }
+  char host[DATA_MAX_NAME_LEN + 12];
+  host_prefix(c, host, sizeof host);
+  for (size_t i = 0; i < n; i++) {
+    const wp_counter_entry *e = &list->entries[sh[i].entry];
+    const wp_counter_entry *by = &list->entries[sh[i].by];
+    INFO(PLUGIN ": %s%s:%u:%u: %s dispatches nothing: %s:%u:%u (%s) "
+                "dispatches every value it matches, with the same output "
+                "settings (see \"Duplicates\" in collectd-winperf(5))",
+         host, c->counters_file, e->line, e->column, e->path, c->counters_file,
+         by->line, by->column, by->path);
+  }
+  free(sh);
+}
+
+/* Entries that would send collectd two values for one series (one
+ * covers the other, same names, another scale, value mode or pairing):
+ * each logged; -1 when there is one (the CountersFile does not load). */
+static int refuse_clashes(const wp_ctx *c, const wp_counter_list *list,
+                          const wp_output_defaults *d, const uint32_t *groups) {
+  wp_clash *cl;
+  size_t n;
+  if (wp_dedup_clashes(list, d, groups, &cl, &n) != 0) {
+    ERROR(PLUGIN ": out of memory");
+    return -1;
+  }
+  char host[DATA_MAX_NAME_LEN + 12];
+  host_prefix(c, host, sizeof host);
+  for (size_t i = 0; i < n; i++) {
+    const wp_counter_entry *e = &list->entries[cl[i].entry];
+    const wp_counter_entry *by = &list->entries[cl[i].by];
+    ERROR(PLUGIN ": %s%s:%u:%u: %s would dispatch the values of %s:%u:%u "
+                 "(%s) again under the same names with another %s: two "
+                 "values for one series (set plugin_instance or "
+                 "type_instance for one of them; see \"Duplicates\" in "
+                 "collectd-winperf(5))",
+          host, c->counters_file, e->line, e->column, e->path, c->counters_file,
+          by->line, by->column, by->path, cl[i].setting);
+  }
+  free(cl);
+  return n > 0 ? -1 : 0;
+}
+
+/* Each path's deduplication group: entries whose output settings are
+ * alike share the values their paths match (each dispatched once), the
+ * others do not (dedup_groups.h); entries that cannot both be honoured
+ * refused. */
+static int set_groups(const wp_ctx *c, const wp_counter_list *list,
+                      wp_counter_state *st) {
+  wp_output_defaults d = {c->opt.raw_mode, (int)c->opt.pair_by,
+                          (int)c->opt.metric_names, (int)c->opt.instance_names};
+  uint32_t *groups =
+      calloc(st->path_count ? st->path_count : 1, sizeof *groups);
+  if (groups == NULL || wp_dedup_groups(list, &d, groups) != 0) {
+    free(groups);
+    ERROR(PLUGIN ": out of memory");
+    return -1;
+  }
+  for (size_t p = 0; p < st->path_count; p++)
+    pd_selection_set_path_group(st->sel, p, groups[p]);
+  int status = refuse_clashes(c, list, &d, groups);
+  if (status == 0)
+    log_shadowed(c, list, groups);
+  free(groups);
+  return status;
+}
+
 int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
                       wp_counter_state *st) {
   memset(st, 0, sizeof *st);
-  st->path_count = path_total(list);
+  st->path_count = wp_dedup_path_count(list); /* add_paths' order */
   st->rt = calloc(list->count ? list->count : 1, sizeof(*st->rt));
   st->paths = calloc(st->path_count ? st->path_count : 1, sizeof(*st->paths));
   st->sel = pd_selection_new();
@@ -164,6 +244,8 @@ int wp_counters_build(wp_ctx *c, const wp_counter_list *list,
     status = check_types(list, c->counters_file, st->rt);
   if (status == 0)
     status = add_paths(c, list, c->counters_file, st->sel, st->rt, st->paths);
+  if (status == 0)
+    status = set_groups(c, list, st);
   if (status != 0) {
     wp_counter_state_free(st, list->count);
     return -1;
@@ -193,14 +275,6 @@ int wp_counters_select(wp_ctx *c) {
     return -1;
   wp_counters_install(c, &st);
   return 0;
-}
-
-/* "<Host "name">: " for a <Host>'s lines, "" otherwise. */
-static void host_prefix(const wp_ctx *c, char *out, size_t len) {
-  if (c->kind == WP_SOURCE_REMOTE)
-    snprintf(out, len, "<Host \"%s\">: ", c->host);
-  else
-    out[0] = '\0';
 }
 
 /* The first line about entry e matching nothing in `answer`: which case it

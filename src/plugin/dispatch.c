@@ -284,8 +284,34 @@ static bool logged_before(wp_ctx *c, const char *a, const char *b) {
   return false;
 }
 
+/* One counter (path) dispatched under one name by two entries, whose
+ * output settings differ (else the selection reports it once: they are in
+ * one deduplication group); logged once per pair of entries. Entries that
+ * aggregate dispatch other names than their results': not looked at. */
+static void check_twice(wp_ctx *c, const pd_result *ra, const pd_result *rb,
+                        const char *path, const ident *id, unsigned *lines) {
+  const wp_counter_entry *ea =
+      &c->counters.entries[c->paths[ra->path_id].entry];
+  const wp_counter_entry *eb =
+      &c->counters.entries[c->paths[rb->path_id].entry];
+  if (ea == eb || ea->card.aggregate != WP_AGG_NONE ||
+      eb->card.aggregate != WP_AGG_NONE)
+    return;
+  char pair[64];
+  snprintf(pair, sizeof pair, "%u:%u %u:%u", ea->line, ea->column, eb->line,
+           eb->column);
+  if (!logged_before(c, "twice", pair) && (*lines)++ < WP_CLASHES_MAX_LINES)
+    WARNING(PLUGIN ": %s: %s is dispatched twice as winperf-%s/%s-%s, by "
+                   "%s:%u:%u and %s:%u:%u, whose output settings differ: "
+                   "two values for one series (set plugin_instance or "
+                   "type_instance for one of them)",
+            wp_ctx_where(c), path, id->pi, id->type, id->ti, c->counters_file,
+            ea->line, ea->column, c->counters_file, eb->line, eb->column);
+}
+
 /* Within a run of equal hashes in v[from, to): every result whose names
- * equal an earlier one's (another counter) is a clash. */
+ * equal an earlier one's is a clash: another counter, or the same one of
+ * another entry. */
 static void check_run(wp_ctx *c, const pd_result *res, const clash_key *v,
                       size_t from, size_t to, unsigned *lines) {
   for (size_t j = from + 1; j < to; j++) {
@@ -299,8 +325,10 @@ static void check_run(wp_ctx *c, const pd_result *res, const clash_key *v,
       char pa[WP_RESULT_PATH_MAX], pb[WP_RESULT_PATH_MAX];
       pd_result_path(&res[v[i].index], pa, sizeof pa);
       pd_result_path(&res[v[j].index], pb, sizeof pb);
-      if (strcmp(pa, pb) == 0)
+      if (strcmp(pa, pb) == 0) {
+        check_twice(c, &res[v[i].index], &res[v[j].index], pa, &a, lines);
         continue;
+      }
       if (!logged_before(c, pa, pb) && (*lines)++ < WP_CLASHES_MAX_LINES)
         WARNING(PLUGIN ": %s: %s and %s are both dispatched as "
                        "winperf-%s/%s-%s: one series for two counters (set "

@@ -34,8 +34,11 @@ bool wp_dispatch_aggregate(wp_ctx *c, const pd_result *r, const char *instance,
  * many to one ("C:" and "c" are both "c"; "Ærø" and "aero" both "aero"),
  * as can overrides and the '/' -> '_' of the default rule. Two different
  * counters under one collectd identifier (plugin_instance, type and
- * type_instance) write one series: whichever comes last wins. Each such
- * pair is logged once, naming both, over the results of the first
+ * type_instance) write one series: whichever comes last wins. So does
+ * one counter of two entries whose output settings differ (so both
+ * dispatch it: dedup_groups.h) but not its name (a scale, a pairing, a
+ * raw value of the same type). Each such pair of counters (of entries) is
+ * logged once, naming both, over the results of the first
  * interval after a names table is loaded (for replay and remote sources it
  * arrives after start-up); instances that appear later are not looked at.
  * Called after an evaluation: looks for clashes among res when the names

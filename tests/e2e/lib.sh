@@ -231,14 +231,8 @@ EOF
 e2e_conf_logfile_graphite() {
   _store_rates=
   [ "${1:-}" = false ] && _store_rates='    StoreRates false'
+  e2e_conf_logfile
   cat <<EOF
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$E2E_DIR/collectd.log"
-  Timestamp true
-  PrintSeverity true
-</Plugin>
 
 <LoadPlugin write_graphite>
   FlushInterval 1
@@ -251,6 +245,20 @@ LoadPlugin logfile
     EscapeCharacter "_"
 $_store_rates
   </Node>
+</Plugin>
+EOF
+}
+
+# e2e_conf_logfile: collectd.conf's log, info and up with times and
+# severities, in $E2E_DIR/collectd.log.
+e2e_conf_logfile() {
+  cat <<EOF
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$E2E_DIR/collectd.log"
+  Timestamp true
+  PrintSeverity true
 </Plugin>
 EOF
 }

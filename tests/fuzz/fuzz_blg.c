@@ -3,7 +3,8 @@
  *
  * Input: a whole .blg file. It is opened; every sample (up to 64) is built
  * as each machine's V1 blob, decoded and evaluated against the previous
- * sample with paths made from the catalog's objects, as `winperf blg` does;
+ * sample with paths made from the catalog's objects, as `winperf blg` does
+ * (the first of them twice, in two deduplication groups);
  * every result's cell is looked up. Checks: a blob built only from raw
  * counter records (no object record) always decodes, and every kept
  * warning's message is a terminated string.
@@ -25,8 +26,12 @@ static void add_paths(pd_selection *sel, const blg_log *log) {
     pd_error err;
     snprintf(path, sizeof path, c->instance ? "\\%s(*)\\%s" : "\\%s\\%s",
              c->object, c->kind == BLG_ENTRY_OBJECT ? "*" : c->counter);
-    if (pd_selection_add(sel, path, &id, &err) == PD_OK)
-      added++;
+    if (pd_selection_add(sel, path, &id, &err) != PD_OK)
+      continue;
+    /* The first path again in a group of its own: its values reported
+     * twice, once per group (the dedup check of debug builds). */
+    if (added++ == 0 && pd_selection_add(sel, path, &id, &err) == PD_OK)
+      pd_selection_set_path_group(sel, id, 1);
   }
 }
 

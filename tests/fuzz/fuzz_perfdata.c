@@ -6,7 +6,9 @@
  * newer blob and there is no older one. Both are decoded into snapshots
  * that live across inputs (so reuse is fuzzed too), every name and value
  * is read, and a selection built from the newer blob's objects runs over
- * the pair.
+ * the pair: per object every instance, the single instance and a pattern
+ * in group 0, the pattern and every instance again in group 1 (so a value
+ * is reported once per group: the debug builds' dedup check asserts it).
  */
 #include "perfdata.h"
 
@@ -66,16 +68,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pd_selection *sel = pd_selection_new();
   uint32_t n = pd_snapshot_object_count(newer_snap);
   for (uint32_t k = 0; k < n && k < 8; k++) {
-    char path[48];
+    /* the instance part of each path, the last two in group 1 */
+    static const char *const forms[5] = {"(*)", "", "(*/*#1)", "(*/*#1)",
+                                         "(*)"};
     uint32_t idx = pd_snapshot_object(newer_snap, k)->name_index;
-    snprintf(path, sizeof path, "\\%u(*)\\*", idx);
-    pd_selection_add(sel, path, NULL, &err);
-    snprintf(path, sizeof path, "\\%u\\*", idx);
-    pd_selection_add(sel, path, NULL, &err);
-    snprintf(path, sizeof path, "\\%u(*/*#1)\\*", idx);
-    pd_selection_add(sel, path, NULL, &err);
+    for (int f = 0; f < 5; f++) {
+      char path[48];
+      size_t id;
+      snprintf(path, sizeof path, "\\%u%s\\*", idx, forms[f]);
+      if (pd_selection_add(sel, path, &id, &err) == PD_OK)
+        pd_selection_set_path_group(sel, id, f < 3 ? 0 : 1);
+    }
   }
-  pd_selection_add(sel, "\\230(svchost)\\6", NULL, &err);
+  size_t id;
+  if (pd_selection_add(sel, "\\230(svchost)\\6", &id, &err) == PD_OK)
+    pd_selection_set_path_group(sel, id, 1);
   const pd_result *results;
   size_t count;
   (void)pd_selection_query(sel, NULL);
