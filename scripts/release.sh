@@ -136,8 +136,10 @@ check_args=()
 if [ "$full" = no ]; then
   # The unit suites: every test that is a compiled program (the .sh tests
   # start servers, collectd, Wine or need root).
+  # Only their programs are built (check_PROGRAMS: not the capture
+  # generators and corpus runners the other tests use).
   units=$(make -s -C "$work/build" print-tests | tr ' ' '\n' | grep -v '\.sh$' | grep . | tr '\n' ' ')
-  check_args=(TESTS="$units")
+  check_args=(TESTS="$units" check_PROGRAMS="$units")
 fi
 tar_cmd="tar --sort=name --owner=0 --group=0 --numeric-owner --mode=go-w --mtime=@$SOURCE_DATE_EPOCH --format=gnu -chf - \"\$\$tardir\""
 log "make distcheck ($([ "$full" = yes ] && echo "all of make check" || echo "$(wc -w <<<"$units") unit suites"))"

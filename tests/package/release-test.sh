@@ -139,7 +139,10 @@ sed -i 's/^Label: collectd-winperf$/Label: collectd-winperX/' "$web/badrelease/d
 grep -q '^Label: collectd-winperX$' "$web/badrelease/dists/$suite/InRelease"
 e2e_ok $? "tampered copy: InRelease's Label changed (suite $suite)"
 pooldeb=$web/baddeb/pool/main/c/collectd-winperf/collectd-winperf_${V}_$arch.deb
-printf '\377' | dd of="$pooldeb" bs=1 seek=4000 conv=notrunc 2>/dev/null
+# the byte's complement: a fixed value is already there in one build of 256
+byte=$(od -An -tu1 -j4000 -N1 "$pooldeb" | tr -d ' ')
+# shellcheck disable=SC2059 # the format is the octal escape of that byte
+printf "\\$(printf %03o $((255 - byte)))" | dd of="$pooldeb" bs=1 seek=4000 conv=notrunc 2>/dev/null
 ! cmp -s "$pooldeb" "$out/collectd-winperf_${V}_$arch.deb"
 e2e_ok $? "tampered copy: one byte of the pool's collectd-winperf .deb changed (size kept)"
 other=$(gen_key "not the release key")
