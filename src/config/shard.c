@@ -90,22 +90,43 @@ uint64_t wp_xxh64(const void *data, size_t len, uint64_t seed) {
   return acc;
 }
 
-uint64_t wp_shard_weight(const char *name, unsigned k) {
+/* XXH64 (seed 0) of lowercase(name) followed by the `extra` bytes. */
+static uint64_t lower_hash(const char *name, const char *extra,
+                           size_t extra_len) {
   size_t n = strlen(name);
   char stack[256];
-  char *key = n + 16 <= sizeof(stack) ? stack : malloc(n + 16);
+  char *key = n + extra_len <= sizeof(stack) ? stack : malloc(n + extra_len);
   if (key == NULL)
-    return 0; /* no memory: every shard weighs 0, the lowest k wins */
+    return 0; /* no memory: every key weighs 0 */
   for (size_t i = 0; i < n; i++) {
     char ch = name[i];
     key[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
   }
-  key[n] = '\0';
-  int digits = snprintf(key + n + 1, 15, "%u", k);
-  uint64_t w = wp_xxh64(key, n + 1 + (size_t)digits, 0);
+  memcpy(key + n, extra, extra_len);
+  uint64_t w = wp_xxh64(key, n + extra_len, 0);
   if (key != stack)
     free(key);
   return w;
+}
+
+uint64_t wp_shard_weight(const char *name, unsigned k) {
+  char suffix[16];
+  suffix[0] = '\0';
+  int digits = snprintf(suffix + 1, sizeof(suffix) - 1, "%u", k);
+  return lower_hash(name, suffix, 1 + (size_t)digits);
+}
+
+/* The high 64 bits of a x b, from 32-bit halves (no 128-bit type needed). */
+static uint64_t mul_high(uint64_t a, uint64_t b) {
+  uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32;
+  uint64_t b_lo = b & 0xffffffffu, b_hi = b >> 32;
+  uint64_t lo_lo = a_lo * b_lo, hi_lo = a_hi * b_lo, lo_hi = a_lo * b_hi;
+  uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + lo_hi;
+  return a_hi * b_hi + (hi_lo >> 32) + (cross >> 32);
+}
+
+uint64_t wp_first_read_offset(const char *name, uint64_t interval) {
+  return mul_high(lower_hash(name, "", 0), interval);
 }
 
 unsigned wp_shard_of(const char *name, unsigned n) {

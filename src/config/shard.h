@@ -1,4 +1,5 @@
-/* collectd-winperf: which poller of N polls a host (Shard "K/N").
+/* collectd-winperf: which poller of N polls a host (Shard "K/N"), and
+ * when in its first interval a host is first read.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Rendezvous (highest random weight) hashing: the weight of a host for
@@ -14,6 +15,14 @@
  * them). Lowercasing is ASCII only (A-Z); other bytes are kept as they
  * are. It is not the project's general byte hash (pd_hash_bytes), which
  * may change between versions.
+ *
+ * A fleet's start is spread by the same hash of the lowercased name alone
+ * (no NUL, no k): a host's first read comes floor(XXH64(lowercase(name),
+ * seed 0) x interval / 2^64) after the fleet's start, the hash taken as a
+ * fraction of the interval. It depends on the name and the interval only,
+ * so hosts added or removed never move another host's offset. This one is
+ * not frozen (pollers need not agree on it), but doc/sizing.md documents
+ * it and tests/config checks it against an independent XXH64.
  */
 #ifndef WP_CONFIG_SHARD_H
 #define WP_CONFIG_SHARD_H
@@ -32,6 +41,10 @@ uint64_t wp_shard_weight(const char *name, unsigned k);
 
 /* The shard (1..n) that polls `name`; n >= 1. */
 unsigned wp_shard_of(const char *name, unsigned n);
+
+/* The offset of host `name`'s first read in [0, interval), in the unit of
+ * `interval` (0 when interval is 0). */
+uint64_t wp_first_read_offset(const char *name, uint64_t interval);
 
 /* "K/N" into *k and *n (1 <= K <= N <= WP_SHARD_MAX, decimal, nothing
  * else). 0, or -1. */

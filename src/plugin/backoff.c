@@ -7,7 +7,7 @@ bool wp_backoff_waiting(const wp_backoff *b, uint64_t now, uint64_t interval) {
   return b->failures > 0 && now + interval / 2 < b->retry_at;
 }
 
-uint64_t wp_backoff_failed(wp_backoff *b, bool auth, uint64_t now,
+uint64_t wp_backoff_failed(wp_backoff *b, bool auth, uint64_t started,
                            uint64_t interval) {
   uint64_t cap = interval > WP_BACKOFF_MAX ? interval : WP_BACKOFF_MAX;
   uint64_t d = b->failures == 0 ? interval : 2 * b->wait;
@@ -17,7 +17,7 @@ uint64_t wp_backoff_failed(wp_backoff *b, bool auth, uint64_t now,
     d = cap;
   b->wait = d;
   b->failures++;
-  b->retry_at = now + d;
+  b->retry_at = started + d;
   return d;
 }
 

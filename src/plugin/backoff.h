@@ -31,9 +31,12 @@ typedef struct wp_backoff {
  * scheduler's jitter. */
 bool wp_backoff_waiting(const wp_backoff *b, uint64_t now, uint64_t interval);
 
-/* An attempt at `now` failed (`auth`: a refused login): the next wait, also
- * kept in b. */
-uint64_t wp_backoff_failed(wp_backoff *b, bool auth, uint64_t now,
+/* An attempt that began at `started` failed (`auth`: a refused login): the
+ * next wait, counted from `started` and also kept in b. Counted from the
+ * attempt's start, not from the failure: an attempt that timed out after
+ * most of an interval is retried at the next interval, so one slow answer
+ * costs one interval, not two. */
+uint64_t wp_backoff_failed(wp_backoff *b, bool auth, uint64_t started,
                            uint64_t interval);
 
 /* An attempt succeeded: how many had failed before it (0: nothing to tell).

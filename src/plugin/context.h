@@ -162,6 +162,8 @@ typedef struct wp_ctx {
   bool cred_held;                    /* wp_cred_enter let this interval go */
   bool connect_held; /* a MaxConcurrentConnects place is taken */
   int iv_fault;      /* this interval's first source failure, or -1 */
+  cdtime_t iv_start; /* when this interval's attempt began (its backoff
+                        counts from there, not from the failure) */
   bool iv_ok;        /* a request succeeded this interval */
   bool auth_paused;  /* self-metric: its credential is paused */
   char *auth_error;  /* the refusal's message, for the one log line */

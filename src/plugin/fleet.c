@@ -181,14 +181,11 @@ void wp_fleet_host_gone(wp_ctx *c) {
   wp_fleet_unref(f);
 }
 
-/* The host's first registration: its hash's share of its interval after
- * the fleet's start. */
+/* The host's first registration: its name's share of its interval after
+ * the fleet's start (wp_first_read_offset, shard.h). */
 static cdtime_t due(const wp_fleet *f, const wp_fleet_host *h, cdtime_t at) {
   cdtime_t iv = h->ctx->interval ? h->ctx->interval : f->interval;
-  if (iv == 0)
-    return at;
-  uint64_t hash = wp_xxh64(h->name, strlen(h->name), 0);
-  return at + (cdtime_t)(hash % iv);
+  return at + wp_first_read_offset(h->name, iv);
 }
 
 /* Start and register host h's context; collectd owns it from then on. */
@@ -208,12 +205,41 @@ static void register_host(wp_fleet *f, wp_fleet_host *h) {
     ERROR(PLUGIN ": cannot register the read callback %s", c->read_name);
 }
 
+static bool pending(const wp_fleet_host *h, cdtime_t now) {
+  return !h->registered && h->ctx != NULL && h->due <= now;
+}
+
+static int by_due(const void *a, const void *b) {
+  const wp_fleet_host *x = *(wp_fleet_host *const *)a;
+  const wp_fleet_host *y = *(wp_fleet_host *const *)b;
+  if (x->due != y->due)
+    return x->due < y->due ? -1 : 1;
+  return strcasecmp(x->name, y->name);
+}
+
+/* Register the hosts whose turn came, the earliest first: the hosts of one
+ * tick (or of a tick that came late) start in their offsets' order, as
+ * they would with a tick each (collectd reads a callback first when it is
+ * registered). */
 static void register_due(wp_fleet *f, cdtime_t now) {
-  for (size_t i = 0; i < f->hosts.count; i++) {
-    wp_fleet_host *h = &f->hosts.hosts[i];
-    if (!h->registered && h->ctx != NULL && h->due <= now)
-      register_host(f, h);
+  size_t n = 0;
+  for (size_t i = 0; i < f->hosts.count; i++)
+    n += pending(&f->hosts.hosts[i], now);
+  wp_fleet_host **turn = n > 1 ? malloc(n * sizeof(*turn)) : NULL;
+  if (turn == NULL) { /* one host, or no memory: the set's order */
+    for (size_t i = 0; i < f->hosts.count; i++)
+      if (pending(&f->hosts.hosts[i], now))
+        register_host(f, &f->hosts.hosts[i]);
+    return;
   }
+  size_t k = 0;
+  for (size_t i = 0; i < f->hosts.count && k < n; i++)
+    if (pending(&f->hosts.hosts[i], now))
+      turn[k++] = &f->hosts.hosts[i];
+  qsort(turn, k, sizeof(*turn), by_due);
+  for (size_t i = 0; i < k; i++)
+    register_host(f, turn[i]);
+  free(turn);
 }
 
 static int fleet_read(user_data_t *ud) {

@@ -13,15 +13,17 @@
  * ("winperf-fleet", "winperf-fleet-2", ...) that runs every second (or
  * every interval, when shorter). It registers each host's read callback
  * ("winperf-host-NAME") when the host's turn comes: a host's first read
- * is spread over its first interval by a hash of its name, so a fleet's
- * helpers and logons do not all start in one second. It also looks at the
- * inventories (one stat each) and, when one changed, loads them all; if
- * they load, hosts added are registered at once, hosts removed are
- * unregistered (collectd frees a context at its next due time: its helper
- * stops or its shared session closes), a host whose settings changed gets
- * a new context, and unchanged hosts keep theirs; if not, the hosts in use
- * stay. With HostsPerHelper > 1 a new host joins a shared helper of its
- * RemoteHelper with a free session, else a new one.
+ * is spread over its first interval by a hash of its name
+ * (wp_first_read_offset, shard.h), so a fleet's helpers and logons do not
+ * all start in one second; the hosts due at one tick are registered in
+ * their offsets' order. It also looks at the inventories (one stat each)
+ * and, when one changed, loads them all; if they load, hosts added are
+ * registered at once, hosts removed are unregistered (collectd frees a
+ * context at its next due time: its helper stops or its shared session
+ * closes), a host whose settings changed gets a new context, and unchanged
+ * hosts keep theirs; if not, the hosts in use stay. With HostsPerHelper
+ * > 1 a new host joins a shared helper of its RemoteHelper with a free
+ * session, else a new one.
  *
  * MaxConcurrentConnects caps the requests in flight that start a helper
  * or log on (connects.h): a host over the cap skips its interval.

@@ -14,6 +14,7 @@ static uint64_t retry_interval(const wp_ctx *c) {
 }
 
 bool wp_host_admit(wp_ctx *c) {
+  c->iv_start = cdtime();
   c->iv_fault = -1;
   c->iv_ok = false;
   if (c->cred != NULL) {
@@ -85,13 +86,17 @@ void wp_host_failed(wp_ctx *c, const char *err) {
     c->auth_error = strdup(err[0] ? err : "refused");
     return;
   }
-  cdtime_t d = wp_backoff_failed(&c->backoff, fault == WP_SOURCE_FAULT_AUTH,
-                                 cdtime(), plugin_get_interval());
-  ERROR(PLUGIN ": host \"%s\" (%s): %s: %s; attempt %u failed, next in "
-               "%.0f s",
-        c->host, c->address, wp_source_fault_name(fault),
-        err[0] ? err : "unknown error", c->backoff.failures,
-        CDTIME_T_TO_DOUBLE(d));
+  /* The wait counts from the attempt's start: a timeout as long as the
+   * interval then costs that interval alone, not the next one too. */
+  (void)wp_backoff_failed(&c->backoff, fault == WP_SOURCE_FAULT_AUTH,
+                          c->iv_start, plugin_get_interval());
+  double left = CDTIME_T_TO_DOUBLE(wp_host_wait_left(c));
+  char next[48] = "next at its next interval";
+  if (left >= 0.5)
+    snprintf(next, sizeof(next), "next in %.0f s", left);
+  ERROR(PLUGIN ": host \"%s\" (%s): %s: %s; attempt %u failed, %s", c->host,
+        c->address, wp_source_fault_name(fault), err[0] ? err : "unknown error",
+        c->backoff.failures, next);
 }
 
 void wp_host_recovered(wp_ctx *c) {

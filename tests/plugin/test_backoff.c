@@ -65,9 +65,31 @@ static void test_long_interval(void) {
          "capped at the interval, which is above 5 min");
 }
 
+/* The wait counts from the attempt's start: an attempt that began on its
+ * slot and timed out a whole interval later is retried at once (collectd
+ * calls the late read right away), not an interval after the failure. */
+static void test_slow_failure(void) {
+  wp_backoff b = {0};
+  uint64_t start = S(1000), iv = S(5);
+  wp_backoff_failed(&b, false, start, iv); /* it failed at start + 5 s */
+  IS_U64(b.retry_at, start + iv, "retry one interval after the start");
+  OK(!wp_backoff_waiting(&b, start + iv, iv),
+     "the next slot (start + 5 s, right after the 5 s timeout): tried");
+  OK(wp_backoff_waiting(&b, start + S(1), iv),
+     "a call 1 s after the start would still wait");
+  /* the second failure in a row, a 5 s timeout again: waits 10 s from its
+   * start, the slot at +5 s skipped, the one at +10 s tried */
+  uint64_t second = start + iv;
+  wp_backoff_failed(&b, false, second, iv);
+  OK(wp_backoff_waiting(&b, second + iv, iv), "failure 2: the next slot waits");
+  OK(!wp_backoff_waiting(&b, second + 2 * iv, iv),
+     "failure 2: the one after is tried");
+}
+
 int main(void) {
   test_doubling();
   test_waiting();
+  test_slow_failure();
   test_auth();
   test_long_interval();
   return tap_done();

@@ -50,6 +50,13 @@ TIMEOUT=${FLEET_TIMEOUT:-0.5}
 DELAY=$(awk -v t="$TIMEOUT" 'BEGIN { print t + 0.3 }')
 # shellcheck disable=SC2154 # top_builddir: lib.sh sets it
 helper=$(cd "$top_builddir" && pwd)/winperf-remote-helper
+# The hosts read \System alone, and Samba builds every instance of the
+# sample for every query, whatever it names: without perfmon_tdb.py's 300
+# Thread instances a query costs smbd's rpcd_winreg 0.7 ms of CPU instead
+# of 9 (measured with this collectd), and 200 hosts at Interval 5 no
+# longer need a third of a core of the lab's one smbd.
+# FLEET_PERFMON_THREADS=300 serves them again, to compare.
+export PERFMON_THREADS=${FLEET_PERFMON_THREADS:-0}
 
 e2e_init faults
 trap 'nft delete table inet wptfaults 2>/dev/null; second_stop; smbd_teardown; e2e_cleanup' EXIT
@@ -174,7 +181,7 @@ LoadPlugin winperf
 <Plugin winperf>
   CountersFile "$E2E_DIR/winperf.yaml"
   RemoteHelper "$helper"
-  SelfMetrics false
+  SelfMetrics true
   HostsPerHelper 1
   Timeout $TIMEOUT
   HostsFile "$E2E_DIR/hosts.yaml"
@@ -189,6 +196,36 @@ LOG=$E2E_DIR/collectd.log
 # collectd's helpers, zombies too (a helper that exited and is not yet
 # reaped still counts as one).
 helpers() { ps -o pid= --ppid "$CD" | wc -l; }
+# smbd's own latency beside the poller's: one query a second with Samba's
+# client (smbd_probe.py), from the first minute on
+probe_start() {
+  SQ_USER=$SMBD_USER SQ_PASSWORD=$SMBD_PASS e2e_spawn "$E2E_DIR/probe.out" \
+    /usr/bin/python3 "$top_srcdir/tests/remote/smbd_probe.py" 127.0.0.1 "$A_PORT" 8 1 \
+    "$E2E_DIR/probe.stop" "$E2E_DIR/probe"
+}
+# cpu_snapshot WHO PID...: "WHO PID COMM SECONDS" for every process under
+# each PID (user + system CPU, waited-for children's too)
+cpu_snapshot() {
+  local who=$1 all="" next
+  shift
+  next="$*"
+  while [ -n "$next" ]; do
+    all="$all $next"
+    next=$(for p in $next; do ps -o pid= --ppid "$p"; done | tr '\n' ' ' | tr -s ' ')
+    next=${next# }
+  done
+  # shellcheck disable=SC2086 # the pids, one word each
+  for p in $(printf '%s\n' $all | sort -un); do
+    [ -r "/proc/$p/stat" ] || continue
+    printf '%s %s %s ' "$who" "$p" "$(cat "/proc/$p/comm" 2>/dev/null | tr ' ' _)"
+    sed 's/.*) //' "/proc/$p/stat" | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($12 + $13 + $14 + $15) / hz }'
+  done
+}
+# the healthy hosts' server: smbd and its samba-dcerpcd (started apart)
+server_pids() {
+  echo "$A_PID"
+  cat "$A_DIR/pid/samba-dcerpcd.pid" 2>/dev/null
+}
 fds() { find "/proc/$CD/fd" -mindepth 1 -maxdepth 1 | wc -l; }
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$CD/status"; }
 at() { # at SECOND: sleep until T0 + SECOND, sampling the helpers each 5 s
@@ -202,6 +239,7 @@ at() { # at SECOND: sleep until T0 + SECOND, sampling the helpers each 5 s
     fi
     if [ -n "$all_up" ] && [ $(( ($(date +%s) - T0) % 5 )) = 0 ]; then
       echo "$(($(date +%s) - T0)) $(helpers)" >>"$E2E_DIR/helpers"
+      echo "$(cut -d' ' -f1 /proc/loadavg) $(sed -n 's/^some avg10=\([0-9.]*\).*/\1/p' /proc/pressure/cpu 2>/dev/null || echo 0)" >>"$E2E_DIR/load"
     fi
   done
 }
@@ -218,6 +256,10 @@ timeout 20 "$top_builddir/winperf" query --remote 127.0.0.1 --port "$B_PORT" \
   --credentials "$A_DIR/creds" --helper "$helper" --interval 0 \
   '\System\Processes' >"$E2E_DIR/warm.out" 2>&1
 at 60
+probe_start
+T_CPU=$(date +%s)
+# shellcheck disable=SC2046 # pids
+{ cpu_snapshot server $(server_pids); cpu_snapshot poller "$CD"; } >"$E2E_DIR/cpu.1"
 fd1=$(fds)
 rss1=$(rss)
 at $((SECONDS_RUN * 2 / 3))
@@ -226,16 +268,28 @@ at "$SECONDS_RUN"
 fd2=$(fds)
 rss2=$(rss)
 T_END=$(date +%s)
+# shellcheck disable=SC2046 # pids
+{ cpu_snapshot server $(server_pids); cpu_snapshot poller "$CD"; } >"$E2E_DIR/cpu.2"
+touch "$E2E_DIR/probe.stop"
 e2e_alive "$CD"
 e2e_ok $? "collectd runs through the faults"
 
-# Dispatches per healthy host: csv lines of Processes since its first.
+# Dispatches per healthy host: csv lines of Processes from its first to
+# T_END (whole lines only, as fleet-lib.sh's _fleet_csv: a first line torn
+# by the csv writer's file creation is no dispatch, and is counted apart).
+# A dispatch is a slot served: a read that ran past its slot is followed at
+# once by the next slot's (collectd's catch-up), and a slot collectd skips
+# (its read more than an interval late) has none.
 short=
 worst=
+torn=0
 for h in $healthy; do
   f=$(ls "$E2E_DIR/csv/$h/winperf-System/"gauge-Processes-* 2>/dev/null | head -1)
-  n=$(grep -c '^[0-9]' "$f" 2>/dev/null)
-  first=$(grep -m1 '^[0-9]' "$f" 2>/dev/null | cut -d. -f1)
+  read -r n t first < <(awk -F, -v end="$T_END" '
+    /^[0-9]+\.[0-9]+,/ { if ($1 <= end) { n++; if (!first) first = int($1) } next }
+    /^[0-9]/ { torn++ }
+    END { print n + 0, torn + 0, (first ? first : "") }' "$f" 2>/dev/null)
+  torn=$((torn + ${t:-0}))
   intervals=$(((T_END - ${first:-$T_END}) / IV))
   # the first value: start-up, and the credential's first logon: while it
   # is unproven one host at a time tries it, and a black-holed, silent or
@@ -246,7 +300,15 @@ for h in $healthy; do
     short="$short $h:$n/$intervals"
   fi
 done
-echo "window $T0 .. $T_END; the last healthy host's first value at +$((latest - T0)) s; fewest: $worst" | e2e_diag
+echo "window $T0 .. $T_END; the last healthy host's first value at +$((latest - T0)) s; fewest: $worst; torn csv lines (not counted): $torn" | e2e_diag
+# shellcheck disable=SC2086 # the host names, one word each
+/usr/bin/python3 "$top_srcdir/tests/remote/fleet_report.py" "$E2E_DIR/csv" "$T_END" "$IV" \
+  "$TIMEOUT" "$THREADS" "$E2E_DIR/probe" "$E2E_DIR/load" "$E2E_DIR/cpu" "$T_CPU" $healthy
+# the healthy hosts' failures logged, by kind, and the first of them
+grep -E 'host "ok[0-9]+" \(.*attempt [0-9]+ failed' "$LOG" |
+  sed 's/.*host "ok[0-9]*" ([^)]*): \([a-z ]*\):.*/\1/' | sort | uniq -c |
+  sed 's/^ */healthy hosts logged: /' | e2e_diag
+grep -m3 -E 'host "ok[0-9]+" \(.*attempt [0-9]+ failed' "$LOG" | cut -c1-220 | e2e_diag
 e2e_is "$short" "" "every healthy host dispatched in at least (intervals - 1) of its intervals"
 cs=$(cat "$E2E_DIR"/csv/restart/winperf-System/gauge-Context*Switches_sec-* 2>/dev/null |
   grep '^[0-9]' | cut -d, -f2 | awk '{ printf "%g\n", $1 }' | sort -u | tr '\n' ' ')
@@ -255,7 +317,8 @@ procs=$(cat "$E2E_DIR"/csv/restart/winperf-System/gauge-Processes-* 2>/dev/null 
   grep '^[0-9]' | cut -d, -f2 | awk '{ v = sprintf("%g", $1) } !s[v]++ { print v }' | tr '\n' ' ')
 e2e_is "$procs" "42 43 7 8 " "restart: Processes 42, 43, then after the restart 7 and 8 (it resumed)"
 for h in blackhole silent refused slow; do
-  e2e_is "$(ls "$E2E_DIR/csv/$h" 2>/dev/null | wc -l)" 0 "$h: nothing dispatched"
+  e2e_is "$(find "$E2E_DIR/csv/$h" -mindepth 1 -maxdepth 1 ! -name winperf-self 2>/dev/null | wc -l)" 0 \
+    "$h: nothing dispatched (its self-metrics only)"
 done
 grep -q 'host "slow" (127.0.0.1): timeout' "$LOG"
 e2e_ok $? "slow: logged as a timeout"

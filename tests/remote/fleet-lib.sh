@@ -15,6 +15,15 @@
 #                        self-metric (a sample taken), empty if none
 #   fleet_hosts_with METRIC HOST...
 #                        how many of the HOSTs have METRIC's whisper file
+#   fleet_conf_csv       collectd.conf's logfile ($E2E_DIR/collectd.log,
+#                        info) and csv ($E2E_DIR/csv, every dispatch) lines
+#   fleet_csv_lines HOST [SERIES]
+#                        the dispatches the csv writer recorded for HOST's
+#                        SERIES (default winperf-System/gauge-Processes)
+#   fleet_csv_first HOST [SERIES]
+#                        the time of the first of them, empty if none
+#   fleet_csv_has HOST VALUE
+#                        HOST's Processes was VALUE (an integer) once
 
 need whisper-fetch
 fleet_audit_on() {
@@ -54,3 +63,32 @@ fleet_hosts_with() {
   for _h in "$@"; do [ -f "$W/$_h/$_m" ] && _n=$((_n + 1)); done
   echo "$_n"
 }
+
+fleet_conf_csv() {
+  cat <<EOF
+LoadPlugin logfile
+<Plugin logfile>
+  LogLevel "info"
+  File "$E2E_DIR/collectd.log"
+  Timestamp true
+</Plugin>
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$E2E_DIR/csv"
+  StoreRates false
+</Plugin>
+EOF
+}
+
+# The lines of one series' csv files (one a day), whole lines only: with
+# more than one write thread, collectd's csv writer can write a file's first
+# value while another thread creates the file ("w": truncate, header), and
+# the header then overwrites the first 12 bytes of that value
+# ("epoch,value\n55,42.000000"); such a torn line is no dispatch to count.
+_fleet_csv() {
+  cat "$E2E_DIR/csv/$1/${2:-winperf-System/gauge-Processes}"-* 2>/dev/null |
+    grep -E '^[0-9]+\.[0-9]+,'
+}
+fleet_csv_lines() { _fleet_csv "$@" | grep -c .; }
+fleet_csv_first() { _fleet_csv "$@" | head -1 | cut -d, -f1; }
+fleet_csv_has() { _fleet_csv "$1" | grep -q "^[0-9.]*,$2\\(\\.0*\\)\\?\$"; }

@@ -17,6 +17,14 @@
 # an account without Performance Monitor Users: OpenHKPD ERROR_ACCESS_DENIED
 # after a good logon. That is the host's own error: the 20 others keep
 # their credential (auth_paused 0) and their values.
+# Why a fake helper there: a real smbd cannot refuse the helper's OpenHKPD.
+# Samba checks OpenHKPD's samDesired against HKPD's security descriptor
+# (by default Everyone may read), and the helper asks for 0, as MS-RRP
+# 3.1.5.4 says it SHOULD, which no descriptor refuses; Samba's query of
+# HKPD checks nothing more. Measured with Samba 4.17: with a descriptor
+# granting only Administrators and SYSTEM (set by root with
+# SetKeySecurity), smbd refused this test's account OpenHKPD with KEY_READ
+# (0x20019) but granted samDesired 0 and answered its query.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 . "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=smbd-lib.sh disable=SC2154 # top_srcdir: lib.sh sets it

@@ -14,8 +14,8 @@ from samba.dcerpc import winreg
 from samba.param import LoadParm
 
 
-def main():
-    host, port, value, out = sys.argv[1:5]
+def open_hkpd(host, port):
+    """A winreg connection as SQ_USER / SQ_PASSWORD and its HKPD handle."""
     lp = LoadParm()
     lp.set("smb ports", port)
     creds = credentials.Credentials()
@@ -23,7 +23,12 @@ def main():
     creds.set_username(os.environ["SQ_USER"])
     creds.set_password(os.environ["SQ_PASSWORD"])
     conn = winreg.winreg("ncacn_np:%s[\\pipe\\winreg]" % host, lp, creds)
-    key = conn.OpenHKPD(None, 0)
+    return conn, conn.OpenHKPD(None, 0)
+
+
+def main():
+    host, port, value, out = sys.argv[1:5]
+    conn, key = open_hkpd(host, port)
     name = winreg.String()
     name.name = value
     size = 65536
