@@ -8,15 +8,17 @@
 #
 # Steps (each one is skipped when its result is already in BUILD_DIR, so a
 # second run reuses the collectd build and only rebuilds winperf.dll):
-#   1. sources: `apt-get source --download-only collectd libyaml` (a deb-src
-#      entry for the machine's own Debian mirror is added when missing);
-#   2. libyaml, static, from Debian's libyaml source;
+#   1. sources: `apt-get source --download-only collectd libyaml protobuf-c
+#      libmicrohttpd` (a deb-src entry for the machine's own Debian mirror
+#      is added when missing);
+#   2. libyaml, protobuf-c's runtime and libmicrohttpd, static, from
+#      Debian's sources (the last two for write_prometheus);
 #   3. gnulib for mingw from Debian's `gnulib` package (gnulib-tool), as
 #      libgnu.dll, the module list of collectd's own build.sh;
 #   4. a dlopen shim (windows/dlshim) as libdl.a;
 #   5. collectd with windows/patches/*.patch and windows/service/
 #      collectd-service.c as its Windows main (the service), plugins
-#      logfile, write_graphite, network and csv;
+#      logfile, write_graphite, network, csv and write_prometheus;
 #   6. winperf.dll and winperf.exe: the project configured with
 #      --host=x86_64-w64-mingw32 --with-collectd-include=... --enable-plugin.
 # Result: BUILD_DIR/dist/ holds collectd.exe, the plugin DLLs, winperf.dll,
@@ -50,7 +52,8 @@ NEED_FAIL=need_fail_die
 . "$TOP/tests/lib/need.sh"
 need x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump x86_64-w64-mingw32-ar \
   x86_64-w64-mingw32-windmc x86_64-w64-mingw32-windres \
-  gnulib-tool autoreconf automake libtoolize pkg-config flex bison make patch python3
+  gnulib-tool autoreconf automake libtoolize pkg-config flex bison make patch python3 \
+  protoc-c
 
 # ------------------------------------------------------------ 1. sources
 # The deb-src entry copies the URI of the machine's own Debian archive entry
@@ -92,20 +95,26 @@ ensure_deb_src() {
 }
 
 mkdir -p "$B/src"
-if ! ls "$B"/src/collectd_5.12*.orig.tar.* >/dev/null 2>&1 ||
-  ! ls "$B"/src/libyaml_*.orig.tar.* >/dev/null 2>&1; then
+# Each source package once (only its upstream tarball is needed: Debian's
+# patch tarball, e.g. collectd's, may be missing on the mirror).
+for pkg in collectd libyaml protobuf-c libmicrohttpd; do
+  ls "$B"/src/"${pkg}"_*.orig.tar.* >/dev/null 2>&1 && continue
   ensure_deb_src
-  log "apt-get source --download-only collectd libyaml"
-  # The Debian patch tarball of collectd may be missing on the mirror:
-  # only the upstream tarball is needed.
-  (cd "$B/src" && apt-get source --download-only collectd >apt-collectd.log 2>&1 || true)
-  (cd "$B/src" && apt-get source --download-only libyaml >apt-libyaml.log 2>&1 || true)
-fi
-CD_TAR=$(ls "$B"/src/collectd_5.12*.orig.tar.* 2>/dev/null | head -1)
-YAML_TAR=$(ls "$B"/src/libyaml_*.orig.tar.* 2>/dev/null | head -1)
-[ -n "$CD_TAR" ] || die "collectd_5.12 orig tarball did not arrive (see $B/src/apt-collectd.log)"
-[ -n "$YAML_TAR" ] || die "libyaml orig tarball did not arrive (see $B/src/apt-libyaml.log)"
-log "sources: $(basename "$CD_TAR") $(basename "$YAML_TAR")"
+  log "apt-get source --download-only $pkg"
+  (cd "$B/src" && apt-get source --download-only "$pkg" >"apt-$pkg.log" 2>&1 || true)
+done
+orig_tar() { # the upstream tarball of source package $1, or die
+  local t
+  t=$(ls "$B"/src/"$1"_*.orig.tar.* 2>/dev/null | head -1)
+  [ -n "$t" ] || die "$1's orig tarball did not arrive (see $B/src/apt-$1.log)"
+  echo "$t"
+}
+CD_TAR=$(orig_tar collectd)
+case $CD_TAR in */collectd_5.12*) ;; *) die "$CD_TAR is not collectd 5.12" ;; esac
+YAML_TAR=$(orig_tar libyaml)
+PROTOBUF_C_TAR=$(orig_tar protobuf-c)
+MHD_TAR=$(orig_tar libmicrohttpd)
+log "sources: $(basename "$CD_TAR") $(basename "$YAML_TAR") $(basename "$PROTOBUF_C_TAR") $(basename "$MHD_TAR")"
 
 # ------------------------------------------------------------ 2. libyaml
 # Static, so winperf.dll carries it (the library only: its tests and
@@ -125,6 +134,44 @@ if [ ! -f "$PREFIX/lib/libyaml.a" ]; then
     die "libyaml build failed: see $B/libyaml.log"
   sed -i 's/^Cflags: \(.*\)$/Cflags: \1 -DYAML_DECLARE_STATIC/' "$PREFIX/lib/pkgconfig/yaml-0.1.pc"
   rm -f "$PREFIX/lib/libyaml.la"
+fi
+
+# ------------------------------------- 2b. protobuf-c and libmicrohttpd
+# write_prometheus' two libraries, static like libyaml (linked into
+# write_prometheus.dll, nothing more to ship): protobuf-c's C runtime only
+# (--disable-protoc: its compiler is C++ and runs on the build host, where
+# Debian's protobuf-c-compiler provides protoc-c of the same version,
+# 1.4.1); libmicrohttpd without HTTPS (no GnuTLS for mingw here; a scrape
+# is plain HTTP as on Linux) on Windows threads (--with-threads=auto:
+# this configure checks for Windows threads only then, and picks them on
+# mingw).
+static_lib() { # NAME TARBALL LOG TARGETS CONFIGURE-ARGS...: build, install into PREFIX
+  local name=$1 tar=$2 logf=$3 dir=$B/$1
+  local targets=$4
+  shift 4
+  log "$name: configure and build"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  tar -xf "$tar" -C "$dir" --strip-components=1
+  # TARGETS: the library's make commands (eval'd: only what is installed
+  # is built, not its tests, examples or documentation).
+  (cd "$dir" && ./configure --host=$HOST --prefix="$PREFIX" --disable-shared \
+    --enable-static "$@" && eval "$targets") >"$logf" 2>&1 ||
+    die "$name build failed: see $logf"
+  # libtool will not put a static library into a DLL: the linker gets the
+  # archives themselves (step 5), so no .la may send libtool looking.
+  rm -f "$PREFIX"/lib/lib"$name".la
+}
+if [ ! -f "$PREFIX/lib/libprotobuf-c.a" ]; then
+  static_lib protobuf-c "$PROTOBUF_C_TAR" "$B/protobuf-c.log" \
+    'make -j"$JOBS" && make install' --disable-protoc
+fi
+if [ ! -f "$PREFIX/lib/libmicrohttpd.a" ]; then
+  static_lib microhttpd "$MHD_TAR" "$B/libmicrohttpd.log" \
+    'make -C src/microhttpd -j"$JOBS" && make -C src/microhttpd install &&
+     make -C src/include install && make install-pkgconfigDATA' \
+    --disable-https --disable-doc --disable-examples --disable-curl \
+    --disable-nls --with-threads=auto
 fi
 
 # ------------------------------------------------------------- 3. gnulib
@@ -213,6 +260,29 @@ if [ "$svc_changed" = yes ]; then
   cp "$MC/messages.h" "$CD/src/daemon/svc_messages.h"
   rm -f "$CD/.built"
 fi
+# collectd's configure arguments: another set (a plugin added) configures
+# the unpacked tree again (.configured holds their checksum).
+# write_prometheus: the static libraries of step 2b (MICROHTTPD_LIBS: its
+# link check needs Winsock after the static library) and the build host's
+# protoc-c, which generates prometheus.pb-c.c. LIBS names gnulib's
+# directory itself: the libprotobuf-c check links with its own LDFLAGS only.
+CD_CONFIGURE_ARGS=("--host=$HOST"
+  --prefix=C:/ProgramData/collectd --sysconfdir=C:/ProgramData/collectd
+  --localstatedir=C:/ProgramData/collectd
+  --disable-all-plugins --enable-logfile
+  --enable-write_graphite --enable-network --enable-csv
+  --enable-write_prometheus --with-libmicrohttpd="$PREFIX"
+  --with-libprotobuf-c="$PREFIX" MICROHTTPD_LIBS="-lmicrohttpd -lws2_32"
+  PROTOC_C="$(command -v protoc-c)"
+  --without-libgcrypt --with-fp-layout=nothing
+  --disable-werror c_cv_have_strtok_r_default=yes
+  CFLAGS="-O2 -include $GNULIB/gnulib_config.h -I$GNULIB_DIR -I$PREFIX/include"
+  LDFLAGS="-L$GNULIB_DIR -L$PREFIX/lib" LIBS="-L$GNULIB_DIR -lgnu -lws2_32 -lpthread")
+configure_sum=$(printf '%s\n' "${CD_CONFIGURE_ARGS[@]}" | sha256sum | cut -d' ' -f1)
+if [ -f "$CD/Makefile" ] && [ "$(cat "$CD/.configured" 2>/dev/null)" != "$configure_sum" ]; then
+  log "collectd: its configure arguments changed: configure again"
+  rm -f "$CD/Makefile" "$CD/.built"
+fi
 if [ ! -f "$CD/.built" ]; then
   if [ ! -f "$CD/Makefile" ]; then
     log "collectd: autoreconf and configure"
@@ -235,16 +305,10 @@ if [ ! -f "$CD/.built" ]; then
     # configure.ac reads GNULIB_DIR from the environment (win32 branch).
     # shellcheck disable=SC2097,SC2098
     (cd "$CD" && { [ -x configure ] || autoreconf -fi; } &&
-      GNULIB_DIR="$GNULIB_DIR" ./configure --host=$HOST \
-        --prefix=C:/ProgramData/collectd --sysconfdir=C:/ProgramData/collectd \
-        --localstatedir=C:/ProgramData/collectd \
-        --disable-all-plugins --enable-logfile \
-        --enable-write_graphite --enable-network --enable-csv \
-        --without-libgcrypt --with-fp-layout=nothing \
-        --disable-werror c_cv_have_strtok_r_default=yes \
-        CFLAGS="-O2 -include $GNULIB/gnulib_config.h -I$GNULIB_DIR -I$PREFIX/include" \
-        LDFLAGS="-L$GNULIB_DIR -L$PREFIX/lib" LIBS="-lgnu -lws2_32 -lpthread") >"$B/collectd-configure.log" 2>&1 ||
+      GNULIB_DIR="$GNULIB_DIR" ./configure "${CD_CONFIGURE_ARGS[@]}") >"$B/collectd-configure.log" 2>&1 ||
       die "collectd configure failed: see $B/collectd-configure.log"
+    grep -q '^ *write_prometheus *\. *\. *\. *yes' "$B/collectd-configure.log" ||
+      die "collectd configure: write_prometheus not enabled (its summary in $B/collectd-configure.log)"
     # collectd.h includes gnulib's config.h as gnulib_config.h on WIN32
     # (what build.sh does).
     cp "$GNULIB/gnulib_config.h" "$CD/src/gnulib_config.h"
@@ -255,6 +319,7 @@ if [ ! -f "$CD/.built" ]; then
     # libtool's wrapper program for collectd.exe must not get CFLAGS (the
     # forced gnulib header would make it need libgnu): build.sh does this.
     sed -i 's%\$LTCC \$LTCFLAGS\(.*cwrapper.*\)%$LTCC \1%' "$CD/libtool"
+    echo "$configure_sum" >"$CD/.configured"
   fi
   log "collectd: make -j$JOBS"
   # Only the daemon and the plugins: `make all` also builds helper
@@ -263,9 +328,14 @@ if [ ! -f "$CD/.built" ]; then
   # has no Sign/Encrypt (--without-libgcrypt: no libgcrypt for mingw here)
   # and links iphlpapi (if_nametoindex), which its Makefile.am does not
   # know on Windows.
+  # write_prometheus.dll gets the static libraries of step 2b through the
+  # linker itself (libtool puts no static library into a DLL); libtool puts
+  # -Wl, flags after its own libraries, so Winsock, which libmicrohttpd.a
+  # needs, goes the same way to follow it.
   (cd "$CD" && make -j"$JOBS" collectd.exe &&
     make -j"$JOBS" logfile.la write_graphite.la csv.la &&
-    make -j"$JOBS" network.la network_la_LIBADD=-liphlpapi) >"$B/collectd-make.log" 2>&1 ||
+    make -j"$JOBS" network.la network_la_LIBADD=-liphlpapi &&
+    make -j"$JOBS" write_prometheus.la write_prometheus_la_LIBADD="-Wl,$PREFIX/lib/libprotobuf-c.a -Wl,$PREFIX/lib/libmicrohttpd.a -Wl,-lws2_32") >"$B/collectd-make.log" 2>&1 ||
     die "collectd build failed: see $B/collectd-make.log"
   touch "$CD/.built"
 fi
@@ -385,7 +455,7 @@ D=$B/dist
 rm -rf "$D"
 mkdir -p "$D/plugins"
 cp "$CD/.libs/collectd.exe" "$D/" 2>/dev/null || cp "$CD/collectd.exe" "$D/"
-for p in logfile write_graphite network csv; do
+for p in logfile write_graphite network csv write_prometheus; do
   cp "$CD/.libs/$p.dll" "$D/plugins/"
 done
 cp "$P/.libs/winperf.dll" "$D/plugins/"

@@ -61,8 +61,11 @@ restarted after a failure). At each start it generates
 C:\\ProgramData\\collectd\\collectd.conf from collectd.conf.template here and the
 installer's settings, stored under HKLM\\SOFTWARE\\collectd-winperf:
 GRAPHITE_HOST (none: no Graphite), GRAPHITE_PORT, GRAPHITE_PREFIX,
-INFLUXDB_HOST, INFLUXDB_PORT, INTERVAL, HOSTNAME. Change them with msiexec
-(a setting not given keeps its value):
+INFLUXDB_HOST, INFLUXDB_PORT, PROMETHEUS_PORT (set: write_prometheus serves
+http://THIS-HOST:PORT/metrics for Prometheus to scrape; off unless set, none
+turns it off again; open the port in Windows Firewall for the Prometheus
+server), INTERVAL, HOSTNAME. Change them with msiexec (a setting not given
+keeps its value):
 
   msiexec /i collectd-winperf-$VERSION-x64.msi /qn REINSTALL=ALL REINSTALLMODE=omus GRAPHITE_HOST=graphite.example.com
 
@@ -113,7 +116,7 @@ msibuild "$MSI" -q "INSERT INTO Property (Property, Value) VALUES ('ARPCOMMENTS'
 # run by a user who is not an administrator drops them before the execute
 # sequence.
 secure=$(msiinfo export "$MSI" Property | awk -F'\t' '$1 == "SecureCustomProperties" { print $2 }' | tr -d '\r')
-msibuild "$MSI" -q "UPDATE Property SET Value = '${secure:+$secure;}GRAPHITE_HOST;GRAPHITE_PORT;GRAPHITE_PREFIX;INFLUXDB_HOST;INFLUXDB_PORT;INTERVAL;HOSTNAME;COUNTERS_FILE;CONFIG_FILE;PURGE' WHERE Property = 'SecureCustomProperties'"
+msibuild "$MSI" -q "UPDATE Property SET Value = '${secure:+$secure;}GRAPHITE_HOST;GRAPHITE_PORT;GRAPHITE_PREFIX;INFLUXDB_HOST;INFLUXDB_PORT;PROMETHEUS_PORT;INTERVAL;HOSTNAME;COUNTERS_FILE;CONFIG_FILE;PURGE' WHERE Property = 'SecureCustomProperties'"
 # Recovery actions, which wixl cannot express (ServiceConfigFailureActions):
 # restart the service 10 s, 30 s and 60 s after a failure, counters reset
 # after a day; applied by the standard action MsiConfigureServices (Windows

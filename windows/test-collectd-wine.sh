@@ -21,6 +21,13 @@
 # filters instances with include/exclude regexes (gnulib's regex in the
 # DLL), and the local source's self-metrics are checked exactly.
 #
+# The same collectd.exe also loads write_prometheus.dll (the MSI's
+# Prometheus writer): a real Prometheus scrapes it (honor_labels: true, as
+# doc/backends.md documents) over loopback, and the same values are checked
+# in Prometheus' samples under the names doc/backends.md gives
+# (collectd_winperf_gauge{instance, winperf, type}); curl checks the
+# exposition itself (its types, and that it answers over IPv4 and IPv6).
+#
 # Not part of `make check` (it needs the cross-built collectd, minutes to
 # build): run it by hand or with `make windows-test-collectd`... see
 # windows/README.md.
@@ -32,18 +39,20 @@ B=${1:-$top_srcdir/build/windows}
 # shellcheck source=../tests/e2e/lib.sh
 . "$top_srcdir/tests/e2e/lib.sh"
 
-need wine wineboot wineserver jq ss
+need wine wineboot wineserver jq ss curl prometheus python3
 [ -d "$B" ] || e2e_bail "build dir $B exists (run windows/build-collectd.sh first)"
 B=$(cd "$B" && pwd)
 D=$B/dist
 PROVIDER=$B/project/tests/windows/.libs/winperf_test_provider.dll
 for f in "$D/collectd.exe" "$D/plugins/winperf.dll" "$D/plugins/write_graphite.dll" \
-  "$D/plugins/logfile.dll" "$D/types.db" "$PROVIDER"; do
+  "$D/plugins/write_prometheus.dll" "$D/plugins/logfile.dll" "$D/types.db" "$PROVIDER"; do
   [ -f "$f" ] || e2e_bail "$f exists (run windows/build-collectd.sh first)"
 done
-e2e_ok 0 "collectd.exe, winperf.dll, write_graphite.dll and the test provider are built"
+e2e_ok 0 "collectd.exe, winperf.dll, write_graphite.dll, write_prometheus.dll and the test provider are built"
 
 e2e_init collectd-wine
+# shellcheck source=../tests/e2e/backends-lib.sh
+. "$top_srcdir/tests/e2e/backends-lib.sh"
 # shellcheck source=wine-lib.sh
 . "$HERE/wine-lib.sh"
 fwdpath() { printf 'Z:%s' "$1"; } # for collectd.conf: '/' needs no escaping
@@ -53,6 +62,11 @@ e2e_ok $? "test performance provider registered"
 
 e2e_start_carbon
 e2e_ok 0 "carbon-cache accepts on 127.0.0.1:$CARBON_PORT"
+# write_prometheus' port, scraped by a real Prometheus every 200 ms.
+PROM_PORT=$(e2e_free_port tcp)
+e2e_start_prometheus "$PROM_PORT"
+PROM=http://127.0.0.1:$PROM_HTTP
+e2e_ok 0 "prometheus is ready on 127.0.0.1:$PROM_HTTP, scraping 127.0.0.1:$PROM_PORT"
 
 # ------------------------------------------------------------ expectations
 # WINE_EXACT and WINE_NEAR (wine-lib.sh): the provider's series under the
@@ -97,6 +111,11 @@ LoadPlugin winperf
     Prefix "wine."
   </Node>
 </Plugin>
+# No Host: every address, IPv4 and IPv6 (windows/patches/0007).
+LoadPlugin write_prometheus
+<Plugin write_prometheus>
+  Port "$PROM_PORT"
+</Plugin>
 EOF
 
 # ----------------------------------------------------------- collectd.exe
@@ -110,12 +129,26 @@ e2e_wait_for 120 enough
 e2e_ok $? "carbon stores 6 or more values of the winperf series"
 e2e_alive "$COLLECTD_PID"
 e2e_ok $? "collectd.exe is running under Wine"
+# The exposition itself, while collectd.exe serves it: over IPv4 and IPv6
+# (the listener is dual-stack, patch 0007), in the text format with the
+# types doc/backends.md names.
+curl -sf -o "$E2E_DIR/metrics.txt" "http://127.0.0.1:$PROM_PORT/metrics"
+e2e_ok $? "GET http://127.0.0.1:$PROM_PORT/metrics answers (IPv4)"
+curl -sf -o "$E2E_DIR/metrics6.txt" -g "http://[::1]:$PROM_PORT/metrics"
+e2e_ok $? "GET http://[::1]:$PROM_PORT/metrics answers (IPv6)"
+grep -qx '# TYPE collectd_winperf_gauge gauge' "$E2E_DIR/metrics.txt" &&
+  grep -qx '# TYPE collectd_winperf_count gauge' "$E2E_DIR/metrics.txt"
+e2e_ok $? "/metrics: the families collectd_winperf_gauge and collectd_winperf_count (self-metrics)"
+grep -q '^collectd_winperf_gauge{winperf="238-0",type="10001",instance="winetest"} 25 [0-9]*$' "$E2E_DIR/metrics.txt"
+e2e_ok $? "/metrics: collectd_winperf_gauge{winperf=\"238-0\",type=\"10001\",instance=\"winetest\"} 25 with its timestamp"
 e2e_stop "$COLLECTD_PID" 10
 tr -d '\r' <"$E2E_DIR/collectd.log" >"$E2E_DIR/collectd.txt" 2>/dev/null
 grep -q 'plugin "winperf" successfully loaded' "$E2E_DIR/collectd.txt"
 e2e_ok $? "collectd.exe loaded winperf.dll"
 grep -q 'plugin "write_graphite" successfully loaded' "$E2E_DIR/collectd.txt"
 e2e_ok $? "collectd.exe loaded write_graphite.dll"
+grep -q 'plugin "write_prometheus" successfully loaded' "$E2E_DIR/collectd.txt"
+e2e_ok $? "collectd.exe loaded write_prometheus.dll"
 ! grep -i 'winperf.*\(error\|fail\)' "$E2E_DIR/collectd.txt" | grep -q .
 e2e_ok $? "no winperf errors in collectd's log"
 e2e_diag <"$E2E_DIR/collectd.txt" | head -40
@@ -130,6 +163,24 @@ values() { # values METRIC: the stored values, oldest first, one per line
 }
 wine_check values wine.winetest. exact "$WINE_EXACT"
 wine_check values wine.winetest. 0.01 "$WINE_NEAR"
+
+# ------------------------------------------------------------ Prometheus
+# The same series in Prometheus: "winperf-OBJ[-INST].TYPE-COUNTER" is
+# collectd_winperf_TYPE{instance="winetest", winperf="OBJ[-INST]",
+# type="COUNTER"}; every sample of the last 10 minutes at its own time
+# (write_prometheus sends collectd's time stamps, Prometheus keeps them),
+# oldest first.
+prom_values() {
+  local obj=${1%%.*} tc=${1#*.}
+  e2e_promql_samples "$PROM" "collectd_winperf_${tc%%-*}{instance=\"winetest\", winperf=\"${obj#winperf-}\", type=\"${tc#*-}\"}[10m]" "$(date +%s)" |
+    sort -n | awk '{ print $2 }'
+}
+wine_check prom_values Prometheus exact "$WINE_EXACT"
+wine_check prom_values Prometheus 0.01 "$WINE_NEAR"
+e2e_is "$(e2e_promql_values "$PROM" 'count(collectd_winperf_gauge{instance="winetest", winperf=~"230-.*", type="10006"})')" \
+  "1" "Prometheus: the filtered entry has one 10006 series (svchost)"
+e2e_is "$(e2e_promql_values "$PROM" 'max_over_time(collectd_winperf_count{instance="winetest", winperf="self", type="errors"}[10m])')" \
+  "0" "Prometheus: self-metrics count-errors 0"
 
 # The filtered entry: svchost alone (instance 1: 3 x 2 = 6).
 wine_check values wine.winetest. exact "winperf-230-svchost.gauge-10006 6"

@@ -19,11 +19,12 @@
 #   - a fresh prefix with the test performance provider, a real carbon and
 #     a real InfluxDB: `wine msiexec /i ... /qn GRAPHITE_HOST=127.0.0.1
 #     GRAPHITE_PORT=P INFLUXDB_HOST=127.0.0.1 INFLUXDB_PORT=Q INTERVAL=1
-#     COUNTERS_FILE=<numeric list>`; the service is RUNNING without this
-#     test starting any collectd.exe, generated collectd.conf from the
-#     properties (first line: the service's marker), and the provider's
-#     values arrive in carbon and InfluxDB
-#     (exact on the provider's clock, median within 1 % on Wine's clocks);
+#     PROMETHEUS_PORT=R COUNTERS_FILE=<numeric list>`; the service is
+#     RUNNING without this test starting any collectd.exe, generated
+#     collectd.conf from the properties (first line: the service's marker),
+#     and the provider's values arrive in carbon and InfluxDB (exact on the
+#     provider's clock, median within 1 % on Wine's clocks) and are served
+#     by write_prometheus on port R (scraped with curl);
 #   - `wine net stop collectd`: STOPPED, collectd's shutdown in the log, no
 #     collectd.exe left;
 #   - the user edits collectd.conf (its first line deleted, so it is the
@@ -75,10 +76,10 @@ files=$(table File | awk -F'\t' '{ print $3 }' | sed 's/.*|//' | sort | tr '\n' 
 want=""
 for f in collectd.exe libgnu.dll libwinpthread-1.dll types.db winperf.exe README.txt \
   collectd-events.dll collectd.conf.template winperf.yaml.default winperf.dll logfile.dll \
-  write_graphite.dll network.dll csv.dll winperf.yaml; do
+  write_graphite.dll network.dll csv.dll write_prometheus.dll winperf.yaml; do
   case " $files " in *" $f "*) ;; *) want="$want $f" ;; esac
 done
-e2e_is "$want" "" "File table has every program, plugin (network and csv too), the template and winperf.yaml"
+e2e_is "$want" "" "File table has every program, plugin (network, csv and write_prometheus too), the template and winperf.yaml"
 case " $files " in *" collectd.conf "*) found=1 ;; *) found=0 ;; esac
 e2e_is "$found" 0 "collectd.conf is not installed (the service writes it when missing)"
 echo "files: $files" | e2e_diag
@@ -108,24 +109,24 @@ seq=$(table InstallExecuteSequence | awk -F'\t' '$1 ~ /^(InstallServices|MsiConf
   sort -n | awk '{ print $2 }' | tr '\n' ' ')
 e2e_is "$seq" "InstallServices MsiConfigureServices StartServices " \
   "InstallExecuteSequence: MsiConfigureServices between InstallServices and StartServices"
-props=$(table Property | awk -F'\t' '$1 ~ /^(GRAPHITE_|INFLUXDB_|INTERVAL|HOSTNAME|COUNTERS_FILE|CONFIG_FILE)/ { print $1 }' | tr '\n' ' ')
+props=$(table Property | awk -F'\t' '$1 ~ /^(GRAPHITE_|INFLUXDB_|PROMETHEUS_|INTERVAL|HOSTNAME|COUNTERS_FILE|CONFIG_FILE)/ { print $1 }' | tr '\n' ' ')
 e2e_is "$props" "" "Property: no setting has a value there (a given property must be told from a default)"
 defaults=$(table CustomAction | awk -F'\t' '$1 ~ /^Default/ { print $3 "=" $4 }' | sort | tr '\n' ' ')
 e2e_is "$defaults" "GRAPHITE_HOST=localhost GRAPHITE_PORT=2003 GRAPHITE_PREFIX=collectd. INFLUXDB_PORT=25826 INTERVAL=10 " \
-  "defaults set by custom actions: GRAPHITE_HOST localhost, GRAPHITE_PORT 2003, GRAPHITE_PREFIX collectd., INFLUXDB_PORT 25826, INTERVAL 10"
+  "defaults set by custom actions: GRAPHITE_HOST localhost, GRAPHITE_PORT 2003, GRAPHITE_PREFIX collectd., INFLUXDB_PORT 25826, INTERVAL 10 (none for PROMETHEUS_PORT: write_prometheus off unless asked for)"
 order=$(table InstallExecuteSequence | awk -F'\t' '$1 ~ /^(GivenINTERVAL|AppSearch|StoredINTERVAL|DefaultINTERVAL)$/ { print $3, $1 }' |
   sort -n | awk '{ print $2 }' | tr '\n' ' ')
 e2e_is "$order" "GivenINTERVAL AppSearch StoredINTERVAL DefaultINTERVAL " \
   "a given property is saved before AppSearch reads the stored one, which applies only when none was given, then the default"
 secure=$(table Property | awk -F'\t' '$1 == "SecureCustomProperties" { print $2 }')
 missing=""
-for p in GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX INFLUXDB_HOST INFLUXDB_PORT INTERVAL HOSTNAME \
-  COUNTERS_FILE CONFIG_FILE PURGE; do
+for p in GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX INFLUXDB_HOST INFLUXDB_PORT PROMETHEUS_PORT \
+  INTERVAL HOSTNAME COUNTERS_FILE CONFIG_FILE PURGE; do
   case ";$secure;" in *";$p;"*) ;; *) missing="$missing $p" ;; esac
 done
-e2e_is "$missing" "" "SecureCustomProperties lists the ten public properties"
+e2e_is "$missing" "" "SecureCustomProperties lists the eleven public properties"
 regs=$(table Registry | awk -F'\t' '$2 == 2 && $3 == "SOFTWARE\\collectd-winperf" && $5 == "[" $4 "]" { print $4 }' | sort | tr '\n' ' ')
-e2e_is "$regs" "GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX HOSTNAME INFLUXDB_HOST INFLUXDB_PORT INTERVAL " \
+e2e_is "$regs" "GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX HOSTNAME INFLUXDB_HOST INFLUXDB_PORT INTERVAL PROMETHEUS_PORT " \
   "Registry: each setting stored under HKLM\\SOFTWARE\\collectd-winperf for the service"
 search=$(table RegLocator | awk -F'\t' '$3 == "SOFTWARE\\collectd-winperf" { print $4 }' | sort | tr '\n' ' ')
 e2e_is "$search" "$regs" "RegLocator: each stored setting is read back by AppSearch"
@@ -145,8 +146,9 @@ X=$(dirname "$(find "$E2E_DIR/x" -name collectd.exe | head -1)")
 cmp -s "$X/collectd.exe" "$B/dist/collectd.exe" &&
   cmp -s "$X/plugins/winperf.dll" "$B/dist/plugins/winperf.dll" &&
   cmp -s "$X/plugins/network.dll" "$B/dist/plugins/network.dll" &&
+  cmp -s "$X/plugins/write_prometheus.dll" "$B/dist/plugins/write_prometheus.dll" &&
   cmp -s "$X/collectd.conf.template" "$HERE/collectd.conf.template"
-e2e_ok $? "extracted collectd.exe, winperf.dll, network.dll and the template are the built ones"
+e2e_ok $? "extracted collectd.exe, winperf.dll, network.dll, write_prometheus.dll and the template are the built ones"
 
 # ------------------------------------------------------------ wine msiexec
 # shellcheck source=wine-lib.sh
@@ -162,6 +164,7 @@ e2e_ok $? "test performance provider registered"
 e2e_start_carbon
 e2e_start_influx
 e2e_ok 0 "carbon on 127.0.0.1:$CARBON_PORT, InfluxDB's collectd input on 127.0.0.1:$INFLUX_COLLECTD/udp"
+PROM_PORT=$(e2e_free_port tcp)
 wine_counters_yaml "$E2E_DIR/counters.yaml"
 log() { tr -d '\r' <"$LOG" 2>/dev/null; }
 log_since() { # log_since PATTERN: the log from the last line matching PATTERN
@@ -174,13 +177,14 @@ no_collectd() { [ -z "$(collectd_procs)" ]; }
 e2e_ok $? "no collectd.exe before the install"
 timeout 600 wine msiexec /i "$(winpath "$MSI")" /qn /l*v "$(winpath "$E2E_DIR/install.log")" \
   GRAPHITE_HOST=127.0.0.1 GRAPHITE_PORT="$CARBON_PORT" INFLUXDB_HOST=127.0.0.1 \
-  INFLUXDB_PORT="$INFLUX_COLLECTD" INTERVAL=1 COUNTERS_FILE="$(winpath "$E2E_DIR/counters.yaml")" \
-  >/dev/null 2>&1
-e2e_ok $? "wine msiexec /i v1.msi /qn GRAPHITE_HOST=127.0.0.1 GRAPHITE_PORT=$CARBON_PORT INFLUXDB_HOST=127.0.0.1 INFLUXDB_PORT=$INFLUX_COLLECTD INTERVAL=1 COUNTERS_FILE=..."
+  INFLUXDB_PORT="$INFLUX_COLLECTD" PROMETHEUS_PORT="$PROM_PORT" INTERVAL=1 \
+  COUNTERS_FILE="$(winpath "$E2E_DIR/counters.yaml")" >/dev/null 2>&1
+e2e_ok $? "wine msiexec /i v1.msi /qn GRAPHITE_HOST=127.0.0.1 GRAPHITE_PORT=$CARBON_PORT INFLUXDB_HOST=127.0.0.1 INFLUXDB_PORT=$INFLUX_COLLECTD PROMETHEUS_PORT=$PROM_PORT INTERVAL=1 COUNTERS_FILE=..."
 tr -d '\0\r' <"$E2E_DIR/install.log" | grep -E 'Action ended .*(Services|MsiConfigureServices)' | e2e_diag
 missing=""
 for f in collectd.exe libgnu.dll types.db winperf.exe collectd.conf.template plugins/winperf.dll \
-  plugins/write_graphite.dll plugins/logfile.dll plugins/network.dll plugins/csv.dll; do
+  plugins/write_graphite.dll plugins/logfile.dll plugins/network.dll plugins/csv.dll \
+  plugins/write_prometheus.dll; do
   [ -f "$PF/$f" ] || missing="$missing $f"
 done
 e2e_is "$missing" "" "programs and plugins under C:\\Program Files\\collectd"
@@ -196,20 +200,21 @@ conf=$(tr -d '\r' <"$PD/collectd.conf" 2>/dev/null)
 ok=0
 for line in 'Interval 1' '    Host "127.0.0.1"' "    Port \"$CARBON_PORT\"" 'LoadPlugin network' \
   "  Server \"127.0.0.1\" \"$INFLUX_COLLECTD\"" '  CountersFile "C:/ProgramData/collectd/winperf.yaml"' \
-  'PluginDir "C:/Program Files/collectd/plugins"'; do
+  'LoadPlugin write_prometheus' "  Port \"$PROM_PORT\"" 'PluginDir "C:/Program Files/collectd/plugins"'; do
   printf '%s\n' "$conf" | grep -qxF -- "$line" || {
     ok=1
     echo "missing: $line" | e2e_diag
   }
 done
 head -1 "$PD/collectd.conf" | grep -q '^# Generated by the collectd service'
-e2e_ok $(( ok || $? )) "the service generated collectd.conf from the properties (marker line, write_graphite, network towards InfluxDB)"
+e2e_ok $(( ok || $? )) "the service generated collectd.conf from the properties (marker line, write_graphite, network towards InfluxDB, write_prometheus on $PROM_PORT)"
 cmp -s "$PD/winperf.yaml" "$E2E_DIR/counters.yaml"
 e2e_ok $? "COUNTERS_FILE copied to C:\\ProgramData\\collectd\\winperf.yaml"
 log | grep -q 'collectd service: generated ' &&
   log | grep -q 'plugin "network" successfully loaded' &&
+  log | grep -q 'plugin "write_prometheus" successfully loaded' &&
   log | grep -q 'collectd service: configuration read, running'
-e2e_ok $? "collectd.log: configuration generated, network loaded, running"
+e2e_ok $? "collectd.log: configuration generated, network and write_prometheus loaded, running"
 
 # --------------------------------------------- values in carbon and InfluxDB
 # collectd's host name under Wine is the machine's: the one directory under
@@ -244,6 +249,21 @@ wine_check carbon_values carbon exact "$WINE_EXACT"
 wine_check carbon_values carbon 0.01 "$WINE_NEAR"
 wine_check influx_values InfluxDB exact "$WINE_EXACT"
 wine_check influx_values InfluxDB 0.01 "$WINE_NEAR"
+
+# PROMETHEUS_PORT: the service's write_prometheus, scraped over HTTP. The
+# exact series of the provider are in it with their values, under the
+# names of doc/backends.md (the host is the label "instance").
+HOST=$(basename "${W:-?}")
+curl -sf -o "$E2E_DIR/metrics.txt" "http://127.0.0.1:$PROM_PORT/metrics"
+e2e_ok $? "GET http://127.0.0.1:$PROM_PORT/metrics from the service (PROMETHEUS_PORT)"
+bad=""
+while read -r series want; do
+  obj=${series%%.*} tc=${series#*.}
+  got=$(awk -v m="collectd_winperf_${tc%%-*}{winperf=\"${obj#winperf-}\",type=\"${tc#*-}\",instance=\"$HOST\"}" \
+    '$1 == m { print $2 }' "$E2E_DIR/metrics.txt")
+  awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g + 0 == w + 0) }' || bad="$bad $series=${got:-missing}"
+done <<<"$WINE_EXACT"
+e2e_is "$bad" "" "/metrics: the $(echo "$WINE_EXACT" | wc -l) series on the provider's clock, exact (collectd_winperf_gauge{winperf, type, instance=\"$HOST\"})"
 
 # ------------------------------------------------------------------- stop
 # stop_timed: `wine net stop collectd`; STOP_WALL its wall time (ms),

@@ -176,6 +176,17 @@ LoadPlugin winperf
   Host "e2ehost"
   InstanceNames "pid"
 </Plugin>
+# The MSI's default counter list (windows/winperf.yaml) as it is, with the
+# MSI's naming (no InstanceNames: pdh) and self-metrics (on, as in the
+# MSI: the PromQL pages find their hosts by them): the host page must
+# show it too.
+<Plugin winperf>
+  CountersFile "$top_srcdir/windows/winperf.yaml"
+  Replay "$E2E_DIR/capture"
+  ReplayLoop false
+  Timestamp "sample"
+  Host "msihost"
+</Plugin>
 <Plugin winperf>
   CountersFile "$E2E_DIR/probe.yaml"
   Replay "$E2E_DIR/capture"
@@ -341,6 +352,16 @@ dashboards() {
 }
 # The host overview: the replay's values at E.
 dashboards "$E" "$E2E_DIR/dashboards-host.out" "$top_srcdir"/conf/grafana/*/winperf-host.json
+# The same page for the host read with the MSI's default list: every panel
+# has data (the list has every counter the page reads); its top processes
+# by program name (svchost and svchost#1 summed: 10 + 5 %, 10 + 20 MiB),
+# without _Total (95 %, 335 MiB) or Idle.
+dashboards "$E" "$E2E_DIR/dashboards-msihost.out" --host msihost \
+  "$top_srcdir"/conf/grafana/*/winperf-host.json
+promql_is "$PROM" "Prometheus: the MSI's list, \\Process(*)\\% Processor Time per program: svchost 15, Ærøskøbing 20, w3wp 60, no _Total or Idle" \
+  'collectd_winperf_gauge{instance="msihost", winperf=~"Process-.*", type="% Processor Time"}' "15 20 60"
+promql_is "$PROM" "Prometheus: the MSI's list, Working Set of Process-svchost summed: 30 MiB" \
+  'collectd_winperf_bytes{instance="msihost", winperf="Process-svchost", type="working_set"}' 31457280
 
 # ---------------------------------------------------------------- the fleet
 # Wait until every backend has what the fleet page shows: skewhost's clock

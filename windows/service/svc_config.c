@@ -13,7 +13,8 @@
  * In the template, @NAME@ stands for a value; a line starting with
  * "#@GRAPHITE@" is active only when GRAPHITE_HOST is not "none", one
  * starting with "#@INFLUXDB@" only when INFLUXDB_HOST is set (and not
- * "none"); otherwise they are written commented out. */
+ * "none"), one starting with "#@PROMETHEUS@" only when PROMETHEUS_PORT is
+ * set (and not "none"); otherwise they are written commented out. */
 #include "svc.h"
 
 #include <stdio.h>
@@ -93,6 +94,7 @@ enum {
   S_GRAPHITE_PREFIX,
   S_INFLUXDB_HOST,
   S_INFLUXDB_PORT,
+  S_PROMETHEUS_PORT,
   S_INTERVAL,
   S_HOSTNAME,
   S_STORED, /* the ones above are the MSI's; these are the service's */
@@ -138,6 +140,11 @@ static bool port_ok(const char *s) {
   char *end;
   long v = strtol(s, &end, 10);
   return *s != '\0' && *end == '\0' && v > 0 && v < 65536;
+}
+
+/* Empty (off, the default), "none" (off again) or a port. */
+static bool optional_port_ok(const char *s) {
+  return *s == '\0' || is_none(s) || port_ok(s);
 }
 
 static bool interval_ok(const char *s) {
@@ -240,11 +247,15 @@ static void expand_line(struct out *o, const char *line, size_t len,
   bool graphite = !is_none(s[S_GRAPHITE_HOST].value);
   bool influx =
       s[S_INFLUXDB_HOST].value[0] != '\0' && !is_none(s[S_INFLUXDB_HOST].value);
+  bool prometheus = s[S_PROMETHEUS_PORT].value[0] != '\0' &&
+                    !is_none(s[S_PROMETHEUS_PORT].value);
   bool on = true;
   if (line_prefix(&line, &len, "#@GRAPHITE@"))
     on = graphite;
   else if (line_prefix(&line, &len, "#@INFLUXDB@"))
     on = influx;
+  else if (line_prefix(&line, &len, "#@PROMETHEUS@"))
+    on = prometheus;
   if (!on)
     put(o, "#", 1);
   while (len > 0) {
@@ -268,6 +279,8 @@ static void expand_line(struct out *o, const char *line, size_t len,
       v = "graphite.example.com";
     else if (hit == S_INFLUXDB_HOST && !influx)
       v = "influxdb.example.com";
+    else if (hit == S_PROMETHEUS_PORT && !prometheus)
+      v = "9103"; /* write_prometheus' own default, in the commented lines */
     put(o, v, strlen(v));
     line += pl + 2;
     len -= pl + 2;
@@ -311,6 +324,7 @@ int svc_config_prepare(const char *config_path, const char *data_dir) {
       [S_GRAPHITE_PREFIX] = {"GRAPHITE_PREFIX", "collectd.", prefix_ok, ""},
       [S_INFLUXDB_HOST] = {"INFLUXDB_HOST", "", optional_host_ok, ""},
       [S_INFLUXDB_PORT] = {"INFLUXDB_PORT", "25826", port_ok, ""},
+      [S_PROMETHEUS_PORT] = {"PROMETHEUS_PORT", "", optional_port_ok, ""},
       [S_INTERVAL] = {"INTERVAL", "10", interval_ok, ""},
       [S_HOSTNAME] = {"HOSTNAME", "", hostname_ok, ""},
       [S_DATADIR] = {"DATADIR", "", NULL, ""},
@@ -346,14 +360,18 @@ int svc_config_prepare(const char *config_path, const char *data_dir) {
     return -1;
   }
   free(o.buf);
-  svc_report(
-      SVC_INFO,
-      "collectd service: generated %s from %s and the installer's "
-      "settings: GRAPHITE_HOST=%s GRAPHITE_PORT=%s GRAPHITE_PREFIX=%s "
-      "INFLUXDB_HOST=%s INFLUXDB_PORT=%s INTERVAL=%s HOSTNAME=%s",
-      config_path, template_path, s[S_GRAPHITE_HOST].value,
-      s[S_GRAPHITE_PORT].value, s[S_GRAPHITE_PREFIX].value,
-      s[S_INFLUXDB_HOST].value[0] != '\0' ? s[S_INFLUXDB_HOST].value : "(none)",
-      s[S_INFLUXDB_PORT].value, s[S_INTERVAL].value, s[S_HOSTNAME].value);
+  svc_report(SVC_INFO,
+             "collectd service: generated %s from %s and the installer's "
+             "settings: HOSTNAME=%s INTERVAL=%s GRAPHITE_HOST=%s "
+             "GRAPHITE_PORT=%s GRAPHITE_PREFIX=%s INFLUXDB_HOST=%s "
+             "INFLUXDB_PORT=%s PROMETHEUS_PORT=%s",
+             config_path, template_path, s[S_HOSTNAME].value,
+             s[S_INTERVAL].value, s[S_GRAPHITE_HOST].value,
+             s[S_GRAPHITE_PORT].value, s[S_GRAPHITE_PREFIX].value,
+             s[S_INFLUXDB_HOST].value[0] != '\0' ? s[S_INFLUXDB_HOST].value
+                                                 : "(none)",
+             s[S_INFLUXDB_PORT].value,
+             s[S_PROMETHEUS_PORT].value[0] != '\0' ? s[S_PROMETHEUS_PORT].value
+                                                   : "(none)");
   return 0;
 }
