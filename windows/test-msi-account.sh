@@ -34,8 +34,22 @@ cp "$MSI" "$E2E_DIR/v1.msi"
 MSI=$E2E_DIR/v1.msi
 table() { msiinfo export "$MSI" "$1" | tail -n +4 | tr -d '\r'; }
 
-e2e_is "$(table Property | awk -F'\t' '$1 == "SERVICE_ACCOUNT" { print $2 }')" LocalSystem \
-  "Property SERVICE_ACCOUNT: LocalSystem by default"
+# SERVICE_ACCOUNT is remembered like the other settings (test-msi.sh checks
+# the pattern for all of them): no value in the Property table, LocalSystem
+# by a Default action, stored under HKLM\SOFTWARE\collectd-winperf and read
+# back by AppSearch, so an upgrade that does not give it keeps the account.
+e2e_is "$(table Property | awk -F'\t' '$1 == "SERVICE_ACCOUNT" { print $2 }')" "" \
+  "Property SERVICE_ACCOUNT: no value there (a given one must be told from none)"
+e2e_is "$(table CustomAction | awk -F'\t' '$1 == "DefaultSERVICE_ACCOUNT" { print $3 "=" $4 }')" \
+  SERVICE_ACCOUNT=LocalSystem "DefaultSERVICE_ACCOUNT: LocalSystem when neither given nor stored"
+e2e_is "$(table Registry | awk -F'\t' '$3 == "SOFTWARE\\collectd-winperf" && $4 == "SERVICE_ACCOUNT" { print $5 }')" \
+  "[SERVICE_ACCOUNT]" "Registry: SERVICE_ACCOUNT stored for the next upgrade"
+e2e_is "$(table RegLocator | awk -F'\t' '$3 == "SOFTWARE\\collectd-winperf" && $4 == "SERVICE_ACCOUNT" { print $1 }')" \
+  SavedSERVICE_ACCOUNT "RegLocator: an upgrade reads the stored SERVICE_ACCOUNT back"
+seq0=$(table InstallExecuteSequence)
+e2e_is "$(echo "$seq0" | awk -F'\t' '$1 == "StoredSERVICE_ACCOUNT" { print $2 }')" \
+  "SAVED_SERVICE_ACCOUNT AND NOT CMDLINE_SERVICE_ACCOUNT" \
+  "StoredSERVICE_ACCOUNT: the stored account applies unless one is given"
 e2e_is "$(table ServiceInstall | awk -F'\t' '$2 == "collectd" { print $9 }')" LocalSystem \
   "ServiceInstall collectd: StartName LocalSystem (the virtual account is set after it)"
 

@@ -168,6 +168,9 @@ e2e_ok $? "the service runs again"
 conf_has 'Hostname "hostb"' && conf_has '    Prefix "beta."' && conf_has 'Interval 1'
 e2e_ok $? "B kept: hostb, beta., Interval 1"
 e2e_is "$(setting GRAPHITE_PREFIX) $(setting HOSTNAME)" "beta. hostb" "settings still B"
+# SERVICE_ACCOUNT is stored like the others (its default, LocalSystem, here:
+# Wine has no virtual accounts to set; test-msi-account.sh checks the tables).
+e2e_is "$(setting SERVICE_ACCOUNT)" LocalSystem "SERVICE_ACCOUNT stored (LocalSystem, the default) for the next upgrade"
 
 # --------------------------------------------------- 4. maintenance reinstall
 n=$(starts)

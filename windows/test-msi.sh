@@ -109,11 +109,11 @@ seq=$(table InstallExecuteSequence | awk -F'\t' '$1 ~ /^(InstallServices|MsiConf
   sort -n | awk '{ print $2 }' | tr '\n' ' ')
 e2e_is "$seq" "InstallServices MsiConfigureServices StartServices " \
   "InstallExecuteSequence: MsiConfigureServices between InstallServices and StartServices"
-props=$(table Property | awk -F'\t' '$1 ~ /^(GRAPHITE_|INFLUXDB_|PROMETHEUS_|INTERVAL|HOSTNAME|COUNTERS_FILE|CONFIG_FILE)/ { print $1 }' | tr '\n' ' ')
+props=$(table Property | awk -F'\t' '$1 ~ /^(GRAPHITE_|INFLUXDB_|PROMETHEUS_|INTERVAL|HOSTNAME|SERVICE_ACCOUNT|COUNTERS_FILE|CONFIG_FILE)/ { print $1 }' | tr '\n' ' ')
 e2e_is "$props" "" "Property: no setting has a value there (a given property must be told from a default)"
 defaults=$(table CustomAction | awk -F'\t' '$1 ~ /^Default/ { print $3 "=" $4 }' | sort | tr '\n' ' ')
-e2e_is "$defaults" "GRAPHITE_HOST=localhost GRAPHITE_PORT=2003 GRAPHITE_PREFIX=collectd. INFLUXDB_PORT=25826 INTERVAL=10 " \
-  "defaults set by custom actions: GRAPHITE_HOST localhost, GRAPHITE_PORT 2003, GRAPHITE_PREFIX collectd., INFLUXDB_PORT 25826, INTERVAL 10 (none for PROMETHEUS_PORT: write_prometheus off unless asked for)"
+e2e_is "$defaults" "GRAPHITE_HOST=localhost GRAPHITE_PORT=2003 GRAPHITE_PREFIX=collectd. INFLUXDB_PORT=25826 INTERVAL=10 SERVICE_ACCOUNT=LocalSystem " \
+  "defaults set by custom actions: GRAPHITE_HOST localhost, GRAPHITE_PORT 2003, GRAPHITE_PREFIX collectd., INFLUXDB_PORT 25826, INTERVAL 10, SERVICE_ACCOUNT LocalSystem (none for PROMETHEUS_PORT: write_prometheus off unless asked for)"
 order=$(table InstallExecuteSequence | awk -F'\t' '$1 ~ /^(GivenINTERVAL|AppSearch|StoredINTERVAL|DefaultINTERVAL)$/ { print $3, $1 }' |
   sort -n | awk '{ print $2 }' | tr '\n' ' ')
 e2e_is "$order" "GivenINTERVAL AppSearch StoredINTERVAL DefaultINTERVAL " \
@@ -126,7 +126,7 @@ for p in GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX INFLUXDB_HOST INFLUXDB_PORT
 done
 e2e_is "$missing" "" "SecureCustomProperties lists the eleven public properties"
 regs=$(table Registry | awk -F'\t' '$2 == 2 && $3 == "SOFTWARE\\collectd-winperf" && $5 == "[" $4 "]" { print $4 }' | sort | tr '\n' ' ')
-e2e_is "$regs" "GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX HOSTNAME INFLUXDB_HOST INFLUXDB_PORT INTERVAL PROMETHEUS_PORT " \
+e2e_is "$regs" "GRAPHITE_HOST GRAPHITE_PORT GRAPHITE_PREFIX HOSTNAME INFLUXDB_HOST INFLUXDB_PORT INTERVAL PROMETHEUS_PORT SERVICE_ACCOUNT " \
   "Registry: each setting stored under HKLM\\SOFTWARE\\collectd-winperf for the service"
 search=$(table RegLocator | awk -F'\t' '$3 == "SOFTWARE\\collectd-winperf" { print $4 }' | sort | tr '\n' ' ')
 e2e_is "$search" "$regs" "RegLocator: each stored setting is read back by AppSearch"
