@@ -141,7 +141,6 @@ cli_fetch cli_host_fetch(cli_host *h, const char *query, bool local_names,
                          wp_buffer *out, pd_source_state *state) {
   memset(state, 0, sizeof *state);
   state->remote = h->remote;
-  state->last_counter = wp_source_last_counter(h->src);
   wp_source_status st;
   wp_error err;
   wp_error_clear(&err);
@@ -154,6 +153,8 @@ cli_fetch cli_host_fetch(cli_host *h, const char *query, bool local_names,
   else
     st = h->src->names(h->src, out, &err);
   (void)local_names;
+  /* the remote source reads Last Counter with the names: asked after */
+  state->last_counter = wp_source_last_counter(h->src);
   if (st == WP_SOURCE_OK)
     return CLI_FETCHED;
   snprintf(h->error, sizeof h->error, "%s", err.message);

@@ -7,7 +7,8 @@
  *       then exactly what `winperf query OLDER NEWER PATH...` prints.
  *   winperf capture --remote HOST [REMOTE OPTIONS] --dir DIR [--count N]
  *       [--interval S] [--objects "238 2"]
- *       the replay format: 000001.blob, ... and names.multisz.
+ *       the replay format: 000001.blob, ... and names.multisz, with
+ *       last-counter when the host tells Perflib's Last Counter.
  * REMOTE OPTIONS: --port N (default 445, always passed to the helper),
  * --user [DOMAIN\]NAME, --domain NAME, --credentials FILE (smbclient -A
  * format; else WINPERF_REMOTE_USER/_PASSWORD/_DOMAIN), --encrypt (require
@@ -293,6 +294,15 @@ static int remote_capture(remote_args *a, wp_source *src) {
   snprintf(path, cap, "%s/names.multisz", a->dir);
   if (!fetch(src, NULL, path, &buf))
     goto out;
+  /* last-counter, when the host told Perflib's (read with the names). */
+  uint32_t last = wp_source_last_counter(src);
+  if (last != 0) {
+    char text[16];
+    int n = snprintf(text, sizeof text, "%u\n", (unsigned)last);
+    snprintf(path, cap, "%s/last-counter", a->dir);
+    if (!cli_write_file(path, (const uint8_t *)text, (size_t)n))
+      goto out;
+  }
   for (unsigned long i = 1; i <= a->count; i++) {
     if (i > 1)
       pause_for(a->interval);

@@ -72,6 +72,7 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
     type_max = WPR_REQUEST_MAX;
     break;
   case WPR_MSG_REPORT:
+  case WPR_MSG_LAST_COUNTER:
     type_max = 0;
     break;
   case WPR_MSG_SQUERY:
@@ -87,6 +88,7 @@ int wpr_frame_parse_header(const uint8_t in[WPR_FRAME_HDR], uint32_t max,
     break;
   case WPR_MSG_SESSION:
   case WPR_MSG_SNAMES:
+  case WPR_MSG_SLAST_COUNTER:
   case WPR_MSG_CLOSE:
     if (len != WPR_SESSION_ID_LEN)
       return wp_error_set(err,

@@ -37,7 +37,7 @@
 #define WPR_REQUEST_MAX 1024u
 /* Largest OPEN payload (five numbers and four strings). */
 #define WPR_OPEN_MAX 4096u
-/* A session id, the payload of SESSION, SNAMES and CLOSE. */
+/* A session id, the payload of SESSION, SNAMES, SLAST_COUNTER and CLOSE. */
 #define WPR_SESSION_ID_LEN 4u
 
 enum {
@@ -51,6 +51,10 @@ enum {
   WPR_MSG_SQUERY = 'q',
   WPR_MSG_SNAMES = 'n',
   WPR_MSG_CLOSE = 'C',
+  /* Perflib's Last Counter (doc/remote-protocol.md 5.2): LAST_COUNTER is
+   * empty, SLAST_COUNTER a session id; answered by DATA (REG_DWORD). */
+  WPR_MSG_LAST_COUNTER = 'L',
+  WPR_MSG_SLAST_COUNTER = 'l',
 };
 
 typedef enum wpr_error_kind {

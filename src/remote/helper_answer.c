@@ -33,3 +33,13 @@ int helper_answer_query(int out_fd, conn *c, helper_cfg *cfg,
   return helper_send_data(out_fd, res.has_type ? res.type : 3, res.data,
                           res.data_len);
 }
+
+int helper_answer_last_counter(int out_fd, conn *c, helper_cfg *cfg) {
+  herr e = {WPR_ERR_OTHER, "", 0};
+  uint32_t value = 0;
+  if (session_last_counter(c, cfg, &value, &e) != 0)
+    return helper_send_error(out_fd, &e);
+  uint8_t le[4] = {(uint8_t)value, (uint8_t)(value >> 8),
+                   (uint8_t)(value >> 16), (uint8_t)(value >> 24)};
+  return helper_send_data(out_fd, RRP_REG_DWORD, le, sizeof(le));
+}

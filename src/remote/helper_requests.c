@@ -78,6 +78,8 @@ static int answer(int out_fd, conn *c, helper_cfg *cfg, uint8_t type,
   char name[WPR_REQUEST_MAX + 1];
   if (type == WPR_MSG_NAMES)
     return helper_answer_query(out_fd, c, cfg, NULL);
+  if (type == WPR_MSG_LAST_COUNTER)
+    return helper_answer_last_counter(out_fd, c, cfg);
   if (type == WPR_MSG_REPORT) {
     char text[4096];
     size_t n = hkrb5_report(cfg, text, sizeof(text));
@@ -95,9 +97,10 @@ static int answer(int out_fd, conn *c, helper_cfg *cfg, uint8_t type,
 static int expected(const helper_cfg *cfg, uint8_t type) {
   if (cfg->sessions == 0)
     return type == WPR_MSG_QUERY || type == WPR_MSG_NAMES ||
-           type == WPR_MSG_REPORT;
+           type == WPR_MSG_REPORT || type == WPR_MSG_LAST_COUNTER;
   return type == WPR_MSG_OPEN || type == WPR_MSG_SQUERY ||
-         type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE;
+         type == WPR_MSG_SNAMES || type == WPR_MSG_CLOSE ||
+         type == WPR_MSG_SLAST_COUNTER;
 }
 
 void helper_serve_requests(int in_fd, int out_fd, conn *c, helper_cfg *cfg,

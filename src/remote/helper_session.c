@@ -351,8 +351,16 @@ static void close_key(conn *c, const helper_cfg *cfg) {
   }
 }
 
-int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
-                  rrp_query_result *res, herr *e) {
+/* One request on the host's connection: `step` on an open key
+ * (connecting first when there is none). A broken or confused connection
+ * is not reused, nor one whose key handle the server no longer knows
+ * (*drop set by the step: ERROR_INVALID_HANDLE); a transport failure on a
+ * cached connection is retried once on a fresh one. */
+typedef int (*request_step)(conn *c, const helper_cfg *cfg, void *arg,
+                            int *drop, herr *e);
+
+static int on_connection(conn *c, helper_cfg *cfg, request_step step, void *arg,
+                         herr *e) {
   /* A Kerberos logon whose ticket is getting old logs on again now, with a
    * fresh ticket, before the server ends the session at its expiry. */
   if (c->have_key && helper_logon_stale(&c->krb)) {
@@ -367,11 +375,9 @@ int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
       fresh = 1;
     }
     arm(cfg, cfg->query_timeout_ms, "query to");
-    int rc = query_value(c, cfg, name, hint, res, e);
-    /* A broken or confused connection is not reused; nor a key handle
-     * the server no longer knows (ERROR_INVALID_HANDLE, 6). */
-    if (rc != 0 && (e->transport || e->kind == WPR_ERR_PROTOCOL ||
-                    (e->kind == WPR_ERR_SERVER && res->werror == 6)))
+    int drop = 0;
+    int rc = step(c, cfg, arg, &drop, e);
+    if (rc != 0 && (e->transport || e->kind == WPR_ERR_PROTOCOL || drop))
       disconnect(c);
     watchdog_disarm();
     if (rc == 0)
@@ -380,6 +386,122 @@ int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
       return -1;
   }
   return -1;
+}
+
+typedef struct query_args {
+  const char *name;
+  uint32_t *hint;
+  rrp_query_result *res;
+} query_args;
+
+static int query_step(conn *c, const helper_cfg *cfg, void *arg, int *drop,
+                      herr *e) {
+  query_args *q = arg;
+  int rc = query_value(c, cfg, q->name, q->hint, q->res, e);
+  *drop = rc != 0 && e->kind == WPR_ERR_SERVER && q->res->werror == 6;
+  return rc;
+}
+
+int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
+                  rrp_query_result *res, herr *e) {
+  query_args q = {name, hint, res};
+  return on_connection(c, cfg, query_step, &q, e);
+}
+
+/* Close a key opened by read_last_counter; its answer changes nothing. */
+static void close_handle(conn *c, const helper_cfg *cfg, const rrp_handle *h) {
+  herr e;
+  uint8_t stub[RRP_HANDLE_LEN];
+  size_t n = rrp_build_close_key(stub, sizeof(stub), h);
+  if (rpc_call(c, cfg, RRP_OPNUM_CLOSE_KEY, stub, n, &e) == 0) {
+    uint32_t werr;
+    wp_error pe;
+    (void)rrp_parse_close_key(c->reasm.data, c->reasm.len, &werr, &pe);
+  }
+}
+
+/* A Win32 error of one step of read_last_counter: access denied is the
+ * access kind, any other the server's. */
+static int last_counter_werror(herr *e, const helper_cfg *cfg, const char *step,
+                               uint32_t werr) {
+  const char *wn = rrp_werror_name(werr);
+  return herr_set(
+      e, werr == RRP_ERROR_ACCESS_DENIED ? WPR_ERR_ACCESS : WPR_ERR_SERVER,
+      "%s: %s failed: Win32 error %u%s%s%s", cfg->host, step, werr,
+      wn ? " (" : "", wn ? wn : "", wn ? ")" : "");
+}
+
+/* OpenHKLM, BaseRegOpenKey of Perflib, BaseRegQueryValue of "Last
+ * Counter", then both keys closed (doc/remote-protocol.md 4). */
+static int read_last_counter(conn *c, const helper_cfg *cfg, uint32_t *value,
+                             herr *e) {
+  wp_error pe = {0};
+  uint8_t stub[RRP_HANDLE_LEN + 64 + 2 * RRP_MAX_NAME];
+  rrp_handle hklm, perflib;
+  uint32_t werr;
+  size_t n = rrp_build_open_hklm(stub, sizeof(stub), RRP_KEY_QUERY_VALUE);
+  if (rpc_call(c, cfg, RRP_OPNUM_OPEN_HKLM, stub, n, e) != 0)
+    return -1;
+  if (rrp_parse_open_hkpd(c->reasm.data, c->reasm.len, &hklm, &werr, &pe) != 0)
+    return herr_set(e, WPR_ERR_PROTOCOL, "%s: OpenHKLM: %s", cfg->host,
+                    pe.message);
+  if (werr != 0)
+    return last_counter_werror(e, cfg, "OpenHKLM", werr);
+  int rc = -1;
+  n = rrp_build_open_key(stub, sizeof(stub), &hklm, RRP_PERFLIB_KEY,
+                         RRP_KEY_QUERY_VALUE);
+  if (rpc_call(c, cfg, RRP_OPNUM_OPEN_KEY, stub, n, e) != 0)
+    goto close_hklm;
+  if (rrp_parse_open_hkpd(c->reasm.data, c->reasm.len, &perflib, &werr, &pe) !=
+      0) {
+    herr_set(e, WPR_ERR_PROTOCOL, "%s: BaseRegOpenKey(Perflib): %s", cfg->host,
+             pe.message);
+    goto close_hklm;
+  }
+  if (werr != 0) {
+    last_counter_werror(e, cfg, "BaseRegOpenKey(Perflib)", werr);
+    goto close_hklm;
+  }
+  /* A REG_DWORD: 4 bytes; a bigger offer costs nothing and leaves room to
+   * name a wrong type's size in the error. */
+  n = rrp_build_query_value(stub, sizeof(stub), &perflib, RRP_LAST_COUNTER, 64);
+  rrp_query_result res;
+  if (rpc_call(c, cfg, RRP_OPNUM_QUERY_VALUE, stub, n, e) != 0)
+    goto close_perflib;
+  if (rrp_parse_query_value(c->reasm.data, c->reasm.len, &res, &pe) != 0) {
+    herr_set(e, WPR_ERR_PROTOCOL, "%s: BaseRegQueryValue(\"%s\"): %s",
+             cfg->host, RRP_LAST_COUNTER, pe.message);
+    goto close_perflib;
+  }
+  if (res.werror != 0) {
+    last_counter_werror(e, cfg, "BaseRegQueryValue(\"" RRP_LAST_COUNTER "\")",
+                        res.werror);
+    goto close_perflib;
+  }
+  if (rrp_query_dword(&res, value, &pe) != 0) {
+    herr_set(e, WPR_ERR_PROTOCOL, "%s: \"%s\": %s", cfg->host, RRP_LAST_COUNTER,
+             pe.message);
+    goto close_perflib;
+  }
+  rc = 0;
+close_perflib:
+  /* keys are closed on a connection that stays (it is dropped otherwise) */
+  if (rc == 0 || (!e->transport && e->kind != WPR_ERR_PROTOCOL))
+    close_handle(c, cfg, &perflib);
+close_hklm:
+  if (rc == 0 || (!e->transport && e->kind != WPR_ERR_PROTOCOL))
+    close_handle(c, cfg, &hklm);
+  return rc;
+}
+
+static int last_counter_step(conn *c, const helper_cfg *cfg, void *arg,
+                             int *drop, herr *e) {
+  *drop = 0;
+  return read_last_counter(c, cfg, arg, e);
+}
+
+int session_last_counter(conn *c, helper_cfg *cfg, uint32_t *value, herr *e) {
+  return on_connection(c, cfg, last_counter_step, value, e);
 }
 
 void session_close(conn *c, const helper_cfg *cfg) {

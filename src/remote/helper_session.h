@@ -41,6 +41,13 @@ typedef struct conn {
 int session_query(conn *c, helper_cfg *cfg, const char *name, uint32_t *hint,
                   rrp_query_result *res, herr *e);
 
+/* Perflib's "Last Counter" (doc/format.md 4.1) through OpenHKLM,
+ * BaseRegOpenKey and BaseRegQueryValue, connecting first when there is no
+ * open key, as session_query does. 0 with *value, or -1 with e (a Win32
+ * error: the access or server kind; a value that is no REG_DWORD of 4
+ * bytes: protocol). */
+int session_last_counter(conn *c, helper_cfg *cfg, uint32_t *value, herr *e);
+
 /* BaseRegCloseKey when a key is open, then close the connection and free
  * the session's buffers. */
 void session_close(conn *c, const helper_cfg *cfg);

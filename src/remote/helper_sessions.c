@@ -188,6 +188,8 @@ int helper_sessions_answer(hsessions *t, int out_fd, uint8_t type,
     *s = NULL;
     return send_session(out_fd, id);
   }
+  if (type == WPR_MSG_SLAST_COUNTER)
+    return helper_answer_last_counter(out_fd, &(*s)->c, &(*s)->cfg);
   return helper_answer_query(out_fd, &(*s)->c, &(*s)->cfg,
                              type == WPR_MSG_SQUERY ? name : NULL);
 }

@@ -1,4 +1,4 @@
-/* collectd-winperf: the three MS-RRP (winreg) calls perfmon uses, in NDR.
+/* collectd-winperf: the MS-RRP (winreg) calls perfmon uses, in NDR.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  */
 #include "rrp.h"
@@ -96,40 +96,87 @@ int rrp_parse_open_hkpd(const uint8_t *stub, size_t len, rrp_handle *key,
   return 0;
 }
 
-size_t rrp_build_query_value(uint8_t *out, size_t cap, const rrp_handle *key,
-                             const char *name, uint32_t buf_size) {
-  if (out == NULL || key == NULL || name == NULL || buf_size > RRP_MAX_DATA)
-    return 0;
+size_t rrp_build_open_hklm(uint8_t *out, size_t cap, uint32_t sam_desired) {
+  return rrp_build_open_hkpd(out, cap, sam_desired);
+}
+
+/* The wire size of a name as an inline RRP_UNICODE_STRING, or 0 when the
+ * name is not printable ASCII of at most RRP_MAX_NAME characters. */
+static size_t unicode_string_size(const char *name) {
   size_t n = strlen(name);
   if (n > RRP_MAX_NAME)
     return 0;
   for (size_t i = 0; i < n; i++)
     if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] > 0x7e)
       return 0;
-  /* RRP_UNICODE_STRING (MS-RRP 2.2.4) counts the terminating NUL. */
+  size_t bytes = (n + 1) * 2; /* MS-RRP 2.2.4 counts the terminating NUL */
+  return 8 + 12 + ((bytes + 3) & ~(size_t)3);
+}
+
+/* The handle, then `name` as an [in] RRP_UNICODE_STRING: a top-level
+ * reference pointer to the struct, so the struct is inline; its Buffer is
+ * an embedded unique pointer whose conformant varying array follows the
+ * struct (C706 14.3.12.3). The caller checked the room. */
+static void push_handle_and_name(wire_out *w, uint8_t *out,
+                                 const rrp_handle *key, const char *name) {
+  size_t n = strlen(name);
   size_t chars = n + 1;
   size_t bytes = chars * 2;
   size_t padded = (bytes + 3) & ~(size_t)3;
-  size_t need = RRP_HANDLE_LEN + 8 + 12 + padded + 8 + 16 + 8 + 8;
-  if (cap < need)
+  memcpy(out, key->bytes, RRP_HANDLE_LEN);
+  w->len = RRP_HANDLE_LEN;
+  wire_push16(w, (uint16_t)bytes);   /* Length */
+  wire_push16(w, (uint16_t)bytes);   /* MaximumLength */
+  wire_push32(w, 0x00020000);        /* referent id of Buffer */
+  wire_push32(w, (uint32_t)chars);   /* max_count */
+  wire_push32(w, 0);                 /* offset */
+  wire_push32(w, (uint32_t)chars);   /* actual_count */
+  for (size_t i = 0; i < chars; i++) /* the name, UTF-16LE (ASCII) */
+    wire_push16(w, i < n ? (uint8_t)name[i] : 0);
+  assert(wire_out_has(w, w->len, padded - bytes));
+  memset(out + w->len, 0, padded - bytes);
+  w->len += padded - bytes;
+}
+
+size_t rrp_build_open_key(uint8_t *out, size_t cap, const rrp_handle *key,
+                          const char *name, uint32_t sam_desired) {
+  if (out == NULL || key == NULL || name == NULL)
+    return 0;
+  size_t str = unicode_string_size(name);
+  size_t need = RRP_HANDLE_LEN + str + 8;
+  if (str == 0 || cap < need)
     return 0;
   wire_out w = wire_out_le(out, need);
-  memcpy(out, key->bytes, RRP_HANDLE_LEN);
-  w.len = RRP_HANDLE_LEN;
-  /* lpValueName: [in] top-level reference pointer to the struct, so the
-   * struct is inline; its Buffer is an embedded unique pointer whose
-   * conformant varying array follows the struct (C706 14.3.12.3). */
-  wire_push16(&w, (uint16_t)bytes);  /* Length */
-  wire_push16(&w, (uint16_t)bytes);  /* MaximumLength */
-  wire_push32(&w, 0x00020000);       /* referent id of Buffer */
-  wire_push32(&w, (uint32_t)chars);  /* max_count */
-  wire_push32(&w, 0);                /* offset */
-  wire_push32(&w, (uint32_t)chars);  /* actual_count */
-  for (size_t i = 0; i < chars; i++) /* the name, UTF-16LE (ASCII) */
-    wire_push16(&w, i < n ? (uint8_t)name[i] : 0);
-  assert(wire_out_has(&w, w.len, padded - bytes));
-  memset(out + w.len, 0, padded - bytes);
-  w.len += padded - bytes;
+  push_handle_and_name(&w, out, key, name);
+  wire_push32(&w, 0); /* dwOptions: 0, no REG_OPTION_OPEN_LINK */
+  wire_push32(&w, sam_desired);
+  assert(w.len == need);
+  return w.len;
+}
+
+int rrp_query_dword(const rrp_query_result *res, uint32_t *value,
+                    wp_error *err) {
+  if (!res->has_type || res->type != RRP_REG_DWORD)
+    return wp_error_set(err, "a value of type %u, not REG_DWORD (4)",
+                        res->has_type ? res->type : 0);
+  if (!res->has_data || res->data_len != 4)
+    return wp_error_set(err, "REG_DWORD data of %u bytes, not 4",
+                        res->has_data ? res->data_len : 0);
+  wire_bytes b = wire_le(res->data, 4);
+  *value = wire_ld32(&b, 0);
+  return 0;
+}
+
+size_t rrp_build_query_value(uint8_t *out, size_t cap, const rrp_handle *key,
+                             const char *name, uint32_t buf_size) {
+  if (out == NULL || key == NULL || name == NULL || buf_size > RRP_MAX_DATA)
+    return 0;
+  size_t str = unicode_string_size(name);
+  size_t need = RRP_HANDLE_LEN + str + 8 + 16 + 8 + 8;
+  if (str == 0 || cap < need)
+    return 0;
+  wire_out w = wire_out_le(out, need);
+  push_handle_and_name(&w, out, key, name);
   /* lpType: [in,out,unique] DWORD*: referent, value. */
   wire_push32(&w, 0x00020004);
   wire_push32(&w, 0);

@@ -1,4 +1,4 @@
-/* collectd-winperf: the three MS-RRP (winreg) calls perfmon uses, in NDR.
+/* collectd-winperf: the MS-RRP (winreg) calls perfmon uses, in NDR.
  * Copyright (c) 2026 the collectd-winperf authors. SPDX-License-Identifier: MIT
  *
  * Request stubs are built and response stubs parsed over byte buffers; the
@@ -15,10 +15,23 @@
 
 /* MS-RRP 3.1.5 opnums. */
 enum {
-  RRP_OPNUM_CLOSE_KEY = 5,
+  RRP_OPNUM_OPEN_HKLM = 2,
   RRP_OPNUM_OPEN_HKPD = 3,
+  RRP_OPNUM_CLOSE_KEY = 5,
+  RRP_OPNUM_OPEN_KEY = 15,
   RRP_OPNUM_QUERY_VALUE = 17,
 };
+
+/* Registry value types (MS-RRP 2.2.6) the client checks. */
+enum { RRP_REG_DWORD = 4 };
+
+/* KEY_QUERY_VALUE (MS-RRP 2.2.3): all BaseRegOpenKey asks for. */
+#define RRP_KEY_QUERY_VALUE 0x00000001u
+/* Perflib's key under HKLM and its value naming the highest index in use
+ * (doc/format.md 4.1). */
+#define RRP_PERFLIB_KEY                                                        \
+  "SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Perflib"
+#define RRP_LAST_COUNTER "Last Counter"
 
 /* Win32 error codes (MS-ERREF 2.2) the client acts on. */
 enum {
@@ -48,6 +61,18 @@ size_t rrp_build_open_hkpd(uint8_t *out, size_t cap, uint32_t sam_desired);
 int rrp_parse_open_hkpd(const uint8_t *stub, size_t len, rrp_handle *key,
                         uint32_t *werror, wp_error *err);
 
+/* OpenHKLM (opnum 2): the same stub as OpenHKPD, in and out (MS-RRP
+ * 3.1.5.3); its response is parsed by rrp_parse_open_hkpd. */
+size_t rrp_build_open_hklm(uint8_t *out, size_t cap, uint32_t sam_desired);
+
+/* BaseRegOpenKey (opnum 15) request: subkey `name` (printable ASCII, at
+ * most RRP_MAX_NAME characters) under `key`, dwOptions 0, samDesired.
+ * Returns the stub length, or 0 if the name is invalid or cap too small.
+ * The response (the new handle, the WERROR) is parsed by
+ * rrp_parse_open_hkpd. */
+size_t rrp_build_open_key(uint8_t *out, size_t cap, const rrp_handle *key,
+                          const char *name, uint32_t sam_desired);
+
 /* BaseRegQueryValue (opnum 17) request for value `name` (printable ASCII,
  * at most RRP_MAX_NAME characters) with a data buffer of buf_size bytes.
  * Returns the stub length, or 0 if the name is invalid, buf_size is above
@@ -73,6 +98,12 @@ typedef struct rrp_query_result {
  * be an error), -1 otherwise. res->data points into stub. */
 int rrp_parse_query_value(const uint8_t *stub, size_t len,
                           rrp_query_result *res, wp_error *err);
+
+/* The REG_DWORD a successful BaseRegQueryValue answer holds: 0 with *value
+ * set, or -1 (err says why) when the type is not REG_DWORD or the data is
+ * not 4 bytes. */
+int rrp_query_dword(const rrp_query_result *res, uint32_t *value,
+                    wp_error *err);
 
 /* BaseRegCloseKey (opnum 5). */
 size_t rrp_build_close_key(uint8_t *out, size_t cap, const rrp_handle *key);

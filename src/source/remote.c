@@ -15,6 +15,7 @@
 #include "remote_files.h"
 #include "remote_proc.h"
 #include "remote_shared.h"
+#include "wire.h"
 
 #include <unistd.h>
 
@@ -59,6 +60,10 @@ typedef struct wp_remote {
    * server dropped the connection since. */
   bool live;
   pid_t live_pid;
+  uint32_t answer_type; /* the registry type of the last DATA */
+  /* Perflib's Last Counter, read with the name table (remote_names); 0:
+   * unknown (not read, or the host would not tell). */
+  uint32_t last_counter;
 } wp_remote;
 
 /* Record the failure's kind (for wp_remote_last_error) and its message. */
@@ -247,6 +252,8 @@ static wp_source_status read_answer(wp_remote *r, uint8_t want, wp_buffer *out,
   rc = wp_proc_recv(fd, regtype, 4, deadline);
   if (rc != 1)
     return helper_lost(r, rc, "reading data", err);
+  r->answer_type = (uint32_t)regtype[0] | (uint32_t)regtype[1] << 8 |
+                   (uint32_t)regtype[2] << 16 | (uint32_t)regtype[3] << 24;
   size_t blob = (size_t)len - 4; /* len <= WPR_FRAME_MAX (64 MiB + 4) */
   if (wp_buffer_reserve(out, blob ? blob : 1) != 0) {
     reap(r, 1, NULL, 0);
@@ -313,6 +320,18 @@ static int session(wp_remote *r, wp_error *err) {
   return WP_SOURCE_OK;
 }
 
+/* A request of a helper of one host as its session request. */
+static uint8_t session_type(uint8_t type) {
+  switch (type) {
+  case WPR_MSG_QUERY:
+    return WPR_MSG_SQUERY;
+  case WPR_MSG_LAST_COUNTER:
+    return WPR_MSG_SLAST_COUNTER;
+  default:
+    return WPR_MSG_SNAMES;
+  }
+}
+
 static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
                                 wp_buffer *out, wp_error *err) {
   size_t alen = arg ? strlen(arg) : 0;
@@ -329,9 +348,7 @@ static wp_source_status request(wp_remote *r, uint8_t type, const char *arg,
       return WP_SOURCE_ERROR;
     size_t n = WPR_FRAME_HDR + alen;
     if (st == WP_SOURCE_OK && r->shared != NULL) {
-      n = wpr_build_session_frame(req, sizeof(req),
-                                  type == WPR_MSG_QUERY ? WPR_MSG_SQUERY
-                                                        : WPR_MSG_SNAMES,
+      n = wpr_build_session_frame(req, sizeof(req), session_type(type),
                                   r->session, arg);
     } else if (st == WP_SOURCE_OK) {
       wpr_frame_header(req, type, (uint32_t)alen);
@@ -405,9 +422,39 @@ static wp_source_status remote_collect(wp_source *src, const char *query,
   return exchange(r, WPR_MSG_QUERY, query, out, err);
 }
 
+/* Perflib's Last Counter, asked right after the name table it goes with
+ * (doc/format.md 4.1). The host's answer is hostile input: a REG_DWORD of
+ * 4 bytes, else unknown. Any failure (access denied, no such key, a
+ * malformed answer, a helper lost) leaves it unknown (0, no Last-Counter
+ * claim) and is no failure of the host: the names were read. */
+static void read_last_counter(wp_remote *r) {
+  wp_buffer value = {0};
+  wp_error err = {0};
+  pid_t pid = r->proc->pid;
+  r->last_counter = 0;
+  if (exchange(r, WPR_MSG_LAST_COUNTER, NULL, &value, &err) == WP_SOURCE_OK &&
+      r->answer_type == 4 && value.len == 4) {
+    wire_bytes b = wire_le(value.data, 4);
+    r->last_counter = wire_ld32(&b, 0);
+  } else {
+    r->last_err = WP_REMOTE_ERR_NONE;
+    r->live = r->proc->pid > 0 && r->proc->pid == pid;
+    r->live_pid = r->proc->pid;
+  }
+  wp_buffer_free(&value);
+}
+
 static wp_source_status remote_names(wp_source *src, wp_buffer *out,
                                      wp_error *err) {
-  return exchange((wp_remote *)src, WPR_MSG_NAMES, NULL, out, err);
+  wp_remote *r = (wp_remote *)src;
+  wp_source_status st = exchange(r, WPR_MSG_NAMES, NULL, out, err);
+  if (st == WP_SOURCE_OK)
+    read_last_counter(r);
+  return st;
+}
+
+static uint32_t remote_last_counter(wp_source *src) {
+  return ((const wp_remote *)src)->last_counter;
 }
 
 /* Leave the shared helper: close the session, then let go. */
@@ -543,6 +590,7 @@ wp_source *wp_remote_source_new(const wp_remote_options *opt, wp_error *err) {
   r->base.kind = "remote";
   r->base.collect = remote_collect;
   r->base.names = remote_names;
+  r->base.last_counter = remote_last_counter;
   r->base.destroy = remote_destroy;
   r->base.fault = remote_fault;
   r->base.connected = remote_connected;

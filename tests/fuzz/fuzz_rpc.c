@@ -3,7 +3,8 @@
  *
  * A remote server is untrusted input: everything the helper reads from it
  * goes through dcerpc_parse_bind_ack, dcerpc_reasm_add and the rrp_parse_*
- * functions. The first input byte picks the parser; for reassembly the rest
+ * functions (and rrp_query_dword on a QueryValue answer: Perflib's Last
+ * Counter). The first input byte picks the parser; for reassembly the rest
  * is cut into fragments by their own frag_length, as the helper does.
  * Build: ./configure CC=clang (HAVE_FUZZER), then
  *   tests/fuzz/fuzz_rpc -max_total_time=60 (or make fuzz-long)
@@ -68,6 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       volatile uint8_t x = res.data[res.data_len - 1];
       (void)x;
     }
+    /* Perflib's Last Counter: the REG_DWORD check on the same answer. */
+    uint32_t last;
+    if (rrp_parse_query_value(p, size, &res, &err) == 0)
+      (void)rrp_query_dword(&res, &last, &err);
     break;
   }
   case 3: {

@@ -81,6 +81,47 @@ e2e_is "$?:$(cat "$E2E_DIR/out")" "0:2${T}Processor${T}
 e2e_is "$?:$(cat "$E2E_DIR/out")" "0:18${T}Memory${T}" \
   "names --grep mem: the host's Counter table"
 
+# Perflib's Last Counter, read by the helper over winreg (OpenHKLM,
+# BaseRegOpenKey, BaseRegQueryValue): Samba's own client asks the same smbd
+# for the value (the independent answer), and reg_perfcount.c says it is
+# twice names.tdb's "1": 38 here. A capture keeps what the helper read.
+lc_key='HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Perflib'
+samba_last_counter() {
+  net rpc registry getvalue "$lc_key" 'Last Counter' -s "$SMBD_DIR/smb.conf" \
+    -I 127.0.0.1 -p "$SMBD_PORT" -U "$SMBD_USER%$SMBD_PASS" 2>"$E2E_DIR/net.err" |
+    sed -n 's/^[[:space:]]*Value[[:space:]]*=[[:space:]]*//p'
+}
+expected=$(samba_last_counter)
+e2e_is "$expected" 38 "net rpc registry: Samba's Last Counter is 2 * 19" ||
+  e2e_diag <"$E2E_DIR/net.err"
+"$winperf" capture "${remote[@]}" --credentials "$SMBD_DIR/creds" \
+  --dir "$E2E_DIR/cap" --count 1 >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?:$(cat "$E2E_DIR/cap/last-counter" 2>&1)" "0:$expected" \
+  "capture --remote: last-counter is the value smbd reports"
+
+# names.tdb's "1" 5: Samba then serves the table 2 .. 10, answers with the
+# objects up to 10 and reports Last Counter 10: the value is the host's,
+# read afresh, and a consistent table gets no Last-Counter claim.
+set_base() {
+  $py - "$perfmon/names.tdb" "$1" <<'PYEOF'
+import os, sys, tdb
+t = tdb.Tdb(sys.argv[1], 0, tdb.DEFAULT, os.O_RDWR, 0o644)
+t.store(b"1", sys.argv[2].encode(), tdb.REPLACE)
+t.close()
+PYEOF
+}
+set_base 5 || e2e_bail "names.tdb's 1 set to 5"
+e2e_is "$(samba_last_counter)" 10 "net rpc registry: Last Counter 10 now"
+"$winperf" capture "${remote[@]}" --credentials "$SMBD_DIR/creds" \
+  --dir "$E2E_DIR/cap10" --count 1 >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?:$(cat "$E2E_DIR/cap10/last-counter" 2>&1)" "0:10" \
+  "capture --remote: last-counter 10, as smbd now reports"
+"$winperf" doctor "${remote[@]}" --credentials "$SMBD_DIR/creds" \
+  '\Procesor(*)\Interrupts/sec' >"$E2E_DIR/out" 2>"$E2E_DIR/err"
+e2e_is "$?:$(cut -f2 "$E2E_DIR/out")" "1:unknown-name" \
+  "doctor, Last Counter 10: the typo's own verdict, no table claim"
+set_base 19 || e2e_bail "names.tdb's 1 set back to 19"
+
 "$winperf" doctor "${remote[@]}" --credentials "$SMBD_DIR/badcreds" --json \
   '\System\Processes' >"$E2E_DIR/out" 2>"$E2E_DIR/err"
 e2e_is "$?" 1 "wrong password: exit 1"

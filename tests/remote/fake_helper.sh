@@ -22,6 +22,9 @@
 #            timeout ERROR and exit 3 (the watchdog's); with
 #            FAKE_HANG_ONCE=FILE the first one while FILE does not exist
 #            (it is then created) never answers
+# FAKE_LAST (one-host modes) answers LAST_COUNTER ('L') itself: a number
+# as a REG_DWORD, "denied" with an access ERROR (kind 8), "short" with a
+# REG_DWORD of 2 bytes (hostile); unset, the mode answers it as any request.
 # Requests are read byte by byte (dd bs=1) so nothing past a frame is lost.
 mode=${FAKE_MODE:-data}
 n=0
@@ -66,6 +69,19 @@ while :; do
       else
         printf '\011\000\000\000D\003\000\000\000hello'
       fi
+      ;;
+    esac
+    continue
+  fi
+  if [ "$type" = 76 ] && [ -n "${FAKE_LAST:-}" ]; then
+    case $FAKE_LAST in
+    denied) error_frame 010 'h: BaseRegOpenKey(Perflib) failed: Win32 error 5 (access denied)' ;;
+    short) printf '\006\000\000\000D\004\000\000\000\012\000' ;;
+    *)
+      # shellcheck disable=SC2059 # the value's octal escapes
+      printf "\\010\\000\\000\\000D\\004\\000\\000\\000$(printf '\\%03o\\%03o\\%03o\\%03o' \
+        $((FAKE_LAST % 256)) $((FAKE_LAST / 256 % 256)) \
+        $((FAKE_LAST / 65536 % 256)) $((FAKE_LAST / 16777216)))"
       ;;
     esac
     continue

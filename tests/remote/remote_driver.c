@@ -9,6 +9,8 @@
  *                        "Global" or an index list, spaces allowed)
  *                        -> "ok BYTES" | "error KIND MESSAGE"
  *   names FILE           fetch the Counter 009 table, same answers
+ *   last                 Perflib's Last Counter the source read with the
+ *                        names -> the number, 0: unknown
  *   pid                  -> the helper's pid or -1
  *   kill                 SIGKILL the helper behind the source's back and
  *                        wait until it is dead (not reaped) -> "killed"
@@ -285,6 +287,8 @@ static void command(wp_source **src, int hosts, int k, char *line) {
     fetch(src[k], NULL, w[1]);
   else if (strcmp(w[0], "parallel") == 0 && n == 3)
     parallel(src, hosts, w[1], w[2]);
+  else if (strcmp(w[0], "last") == 0)
+    printf("%u\n", (unsigned)wp_source_last_counter(src[k]));
   else if (strcmp(w[0], "pid") == 0)
     printf("%ld\n", (long)wp_remote_helper_pid(src[k]));
   else if (strcmp(w[0], "kill") == 0)

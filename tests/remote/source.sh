@@ -36,6 +36,32 @@ check "data: collect and names answered" "ok 5
 ok 5" "$out"
 check "data: the blob bytes arrive unchanged" "hello" "$(cat "$tmp/a")"
 
+# Last Counter, asked with the names: a REG_DWORD is the host's value; a
+# denial or a malformed answer is unknown (0), and neither the names nor
+# the helper suffer (same pid, the next collect answered).
+export FAKE_LAST=47
+out=$(run data "names $tmp/b" last pid "collect $tmp/a Global" pid)
+check "last counter: the REG_DWORD the helper read" "ok 5
+47" "$(echo "$out" | sed -n 1,2p)"
+check "last counter: the same helper answers the next collect" "ok 5" \
+  "$(echo "$out" | sed -n 4p)"
+[ "$(echo "$out" | sed -n 3p)" = "$(echo "$out" | sed -n 5p)" ]
+check "last counter: the same helper ($(echo "$out" | sed -n 3p))" 0 "$?"
+FAKE_LAST=denied
+out=$(run data "names $tmp/b" last "collect $tmp/a Global")
+check "last counter denied: names ok, unknown, collect ok" "ok 5
+0
+ok 5" "$out"
+FAKE_LAST=short
+out=$(run data "names $tmp/b" last "collect $tmp/a Global")
+check "last counter of 2 bytes: unknown, no error" "ok 5
+0
+ok 5" "$out"
+unset FAKE_LAST
+out=$(run data "names $tmp/b" last)
+check "last counter answered as REG_BINARY: unknown" "ok 5
+0" "$out"
+
 out=$(run auth "collect $tmp/a Global")
 check "auth: error kind 1 and the helper's message" \
   "error 1 remote testhost: authentication failed: test refused user bob" "$out"

@@ -378,6 +378,63 @@ static void test_query_response(void) {
      "QueryValue: needed size from lpcbData, NULL pointers honoured");
 }
 
+/* Perflib's Last Counter: OpenHKLM, BaseRegOpenKey, a REG_DWORD. */
+static void test_last_counter(void) {
+  uint8_t out[256];
+  IS_INT(rrp_build_open_hklm(out, sizeof(out), RRP_KEY_QUERY_VALUE), 8,
+         "OpenHKLM stub: 8 bytes");
+  OK(wire_le32(out) == 0 && wire_le32(out + 4) == 1,
+     "OpenHKLM stub: ServerName NULL, samDesired KEY_QUERY_VALUE");
+  rrp_handle key;
+  for (int i = 0; i < 20; i++)
+    key.bytes[i] = (uint8_t)(0xa0 + i);
+  /* handle 20, RRP_UNICODE_STRING 8 + 12 + 4 UTF-16 units ("a\b" and
+   * the NUL: 8 bytes, padded 8), dwOptions 4, samDesired 4 = 56. */
+  size_t n = rrp_build_open_key(out, sizeof(out), &key, "a\\b", 0x20019);
+  IS_INT(n, 56, "BaseRegOpenKey request: 56 bytes");
+  static const uint8_t want[36] = {8,   0, 8, 0, 0, 0, 2, 0, 4,    0, 0,    0,
+                                   0,   0, 0, 0, 4, 0, 0, 0, 'a',  0, '\\', 0,
+                                   'b', 0, 0, 0, 0, 0, 0, 0, 0x19, 0, 2,    0};
+  OK(n == 56 && memcmp(out, key.bytes, 20) == 0 &&
+         memcmp(out + 20, want, 36) == 0,
+     "BaseRegOpenKey request: bytes match the MS-RRP IDL in NDR");
+  n = rrp_build_open_key(out, sizeof(out), &key, RRP_PERFLIB_KEY,
+                         RRP_KEY_QUERY_VALUE);
+  /* 52 characters + NUL = 106 bytes, padded 108: 20 + 20 + 108 + 8. */
+  IS_INT(n, 156, "BaseRegOpenKey request: Perflib's key, 156 bytes");
+  IS_INT(rrp_build_open_key(out, 155, &key, RRP_PERFLIB_KEY, 1), 0,
+         "BaseRegOpenKey request: short output refused");
+  IS_INT(rrp_build_open_key(out, sizeof(out), &key, "a\tb", 1), 0,
+         "BaseRegOpenKey request: control character refused");
+
+  /* The REG_DWORD of a QueryValue answer, hostile shapes refused. */
+  uint8_t p[128];
+  const uint8_t le38[4] = {38, 0, 0, 0};
+  rrp_query_result res;
+  uint32_t v = 0;
+  n = query_response(p, le38, 4, 64, 0);
+  wire_put_le32(p + 4, RRP_REG_DWORD);
+  OK(rrp_parse_query_value(p, n, &res, &err) == 0 &&
+         rrp_query_dword(&res, &v, &err) == 0 && v == 38,
+     "Last Counter: REG_DWORD 38 read");
+  wire_put_le32(p + 4, 3);
+  OK(rrp_parse_query_value(p, n, &res, &err) == 0 &&
+         rrp_query_dword(&res, &v, &err) == -1 &&
+         strstr(err.message, "not REG_DWORD") != NULL,
+     "Last Counter: REG_BINARY refused, the message says why");
+  n = query_response(p, le38, 2, 64, 0);
+  wire_put_le32(p + 4, RRP_REG_DWORD);
+  OK(rrp_parse_query_value(p, n, &res, &err) == 0 &&
+         rrp_query_dword(&res, &v, &err) == -1 &&
+         strstr(err.message, "2 bytes") != NULL,
+     "Last Counter: a REG_DWORD of 2 bytes refused");
+  memset(&res, 0, sizeof res);
+  res.has_type = 1;
+  res.type = RRP_REG_DWORD;
+  IS_INT(rrp_query_dword(&res, &v, &err), -1,
+         "Last Counter: a REG_DWORD without data refused");
+}
+
 static void test_frame(void) {
   uint8_t h[5];
   uint8_t type;
@@ -622,6 +679,7 @@ int main(void) {
   test_open_close();
   test_query_request();
   test_query_response();
+  test_last_counter();
   test_frame();
   test_session_frames();
   return tap_done();
