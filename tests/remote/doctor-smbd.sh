@@ -8,8 +8,8 @@
 # Counter table, absent from every answer. Samba serves names.tdb's "1" as
 # the table's "1" pair and walks the indices 2 .. 2 * that count: it is set
 # to 19 so that 18 is served (the pair itself is no Last Counter, doc/
-# format.md 4.1, and doctor checks none for a remote host). Expected lines
-# by hand:
+# format.md 4.1; Samba's Perflib "Last Counter", which the helper reads
+# over winreg, is 2 * 19 = 38, above every index). Expected lines by hand:
 #   \System\Processes               ok, 1 counter
 #   \Processor(*)\% Processor Time  ok, 2 counters (instances 0 and 1)
 #   \Memory\Available Bytes         object-absent (index 18)
@@ -35,7 +35,7 @@ winperf=$top_builddir/winperf
 e2e_init doctor
 trap 'smbd_teardown; e2e_cleanup' EXIT
 [ "$(id -u)" = 0 ] || e2e_bail "needs root (useradd, smbd)"
-e2e_need ss smbd smbpasswd useradd collectd
+e2e_need ss smbd smbpasswd useradd collectd net
 [ -x "$helper" ] || e2e_bail "$helper built (libsmbclient-dev missing?)"
 [ -x "$winperf" ] || e2e_bail "$winperf built"
 $py -c 'import tdb' 2>/dev/null || e2e_bail "python3-tdb installed"

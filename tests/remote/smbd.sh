@@ -104,6 +104,18 @@ cmd() { # one command, answer until a line that is not "value ..."
 }
 
 check "names: Counter 009 fetched" "ok *" "$(cmd "names $D/names.bin")"
+# Perflib's Last Counter, read over winreg with the names: Samba reports
+# twice names.tdb's "1" (reg_perfcount.c), read here from the tdb itself.
+want_last=$($py -c 'import sys, tdb
+print(2 * int(tdb.Tdb(sys.argv[1]).get(b"1")))' "$D/state/perfmon/names.tdb")
+check "Last Counter: smbd's value, 2 * names.tdb's 1 ($want_last)" \
+  "$want_last" "$(cmd last)"
+# The same through a shared helper's session (the l frame).
+check "Last Counter through a shared helper's session" "ok * $want_last" \
+  "$(printf 'names %s\nlast\n' "$D/names2.bin" |
+    "$driver" --helper "$helper" --shared 2 --port "$port" \
+      --credentials "$D/creds" 127.0.0.1 2>"$D/shared.err" | tr '\n' ' ' |
+    sed 's/ $//')"
 check "sample 1 fetched (Global)" "ok *" "$(cmd "collect $D/s1.bin Global")"
 $py "$top_srcdir/tests/remote/perfmon_tdb.py" "$D/state/perfmon" 2
 check "sample 2 fetched (Global)" "ok *" "$(cmd "collect $D/s2.bin Global")"
