@@ -478,6 +478,15 @@ static int rpc_seeds(const char *dir) {
   enc_bytes(&v, stub.b, stub.n);
   if (write_vec(dir, "query-value-more-data", &v))
     return -1;
+  /* Perflib's Last Counter: a REG_DWORD of 4 bytes (rrp_query_dword) */
+  static const uint8_t last_counter[4] = {0x1e, 0x52, 0, 0};
+  rrp_query_stub(&stub, last_counter, 4, 0);
+  stub.b[4] = 4; /* the type: REG_DWORD */
+  v.n = 0;
+  enc_u8(&v, 2);
+  enc_bytes(&v, stub.b, stub.n);
+  if (write_vec(dir, "query-value-dword", &v))
+    return -1;
 
   /* 3: OpenHKPD / CloseKey response: handle + WERROR */
   v.n = 0;
