@@ -9,6 +9,8 @@
 #            after a good logon, as Windows answers an account without
 #            Performance Monitor Users
 #   die2     answer the first request, exit 9 on the second
+#   files    answer NAMES with DATA type 7 and the bytes of $FAKE_NAMES,
+#            QUERY with DATA type 3 and the bytes of $FAKE_BLOB
 #   hang     never answer
 #   garbage  answer with an unknown message type
 #   huge     announce a payload above the 64 MiB cap
@@ -33,6 +35,13 @@ error_frame() { # error_frame KIND-OCTAL MESSAGE
   printf "\\$(printf %03o $((${#2} + 1)))\\000\\000\\000E\\$1%s" "$2"
 }
 auth_error() { error_frame 001 'authentication failed: test refused user bob'; }
+data_file() { # data_file TYPE-OCTAL FILE: DATA of that type, the file's bytes
+  size=$(($(stat -c %s "$2") + 4))
+  # shellcheck disable=SC2059 # the length's octal escapes
+  printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((size % 256)) \
+    $((size / 256 % 256)) $((size / 65536 % 256)) $((size / 16777216)))D\\$1\\000\\000\\000"
+  cat "$2"
+}
 while :; do
   hdr=$(dd bs=1 count=5 2>/dev/null | od -An -tu1)
   [ -n "$hdr" ] || exit 0
@@ -87,6 +96,8 @@ while :; do
     continue
   fi
   case $mode in
+  files)
+    if [ "$type" = 78 ]; then data_file 007 "$FAKE_NAMES"; else data_file 003 "$FAKE_BLOB"; fi ;;
   data) printf '\011\000\000\000D\003\000\000\000hello' ;;
   auth) auth_error ;;
   access) error_frame 010 'h: OpenHKPD failed: Win32 error 5 (ERROR_ACCESS_DENIED): the account needs Performance Monitor Users or administrator rights' ;;

@@ -62,6 +62,25 @@ out=$(run data "names $tmp/b" last)
 check "last counter answered as REG_BINARY: unknown" "ok 5
 0" "$out"
 
+# winperf doctor --remote uses the host's value: conf/sample's table (its
+# indices 2 .. 12) served by the fake helper; a typo's own verdict, plus
+# the table's claim only when the host's Last Counter (2) is below 12.
+doctor_fake() { # doctor_fake LAST: the typo's verdict and fix
+  FAKE_LAST=$1 FAKE_MODE=files FAKE_NAMES=$top_srcdir/conf/sample/names.multisz \
+    FAKE_BLOB=$top_srcdir/conf/sample/sample1.blob WINPERF_REMOTE_USER=u \
+    WINPERF_REMOTE_PASSWORD=p "$top_builddir/winperf" doctor --remote testhost \
+    --helper "$fake" '\Procesor(*)\Interrupts/sec' 2>"$tmp/stderr" | cut -f2-
+}
+check "doctor --remote, Last Counter 2: the typo first, then the claim" \
+  'names-table-corrupt	object "Procesor" is not in the name table*. Also, the name table is inconsistent: Perflib'"'"'s Last Counter 2 is below index 12 in use; rebuild it with lodctr /R*' \
+  "$(doctor_fake 2)"
+check "doctor --remote, Last Counter 12: the typo alone" \
+  'unknown-name	object "Procesor" is not in the name table*)' \
+  "$(doctor_fake 12)"
+check "doctor --remote, Last Counter denied: the typo alone, no claim" \
+  'unknown-name	object "Procesor" is not in the name table*)' \
+  "$(doctor_fake denied)"
+
 out=$(run auth "collect $tmp/a Global")
 check "auth: error kind 1 and the helper's message" \
   "error 1 remote testhost: authentication failed: test refused user bob" "$out"
