@@ -116,13 +116,7 @@ $(e2e_conf_globals backends-collectd 1)
 MaxReadInterval 1
 ReadThreads 6 # the two replays and three <Host>s each at once
 
-LoadPlugin logfile
-<Plugin logfile>
-  LogLevel "info"
-  File "$E2E_DIR/collectd.log"
-  Timestamp true
-  PrintSeverity true
-</Plugin>
+$(e2e_conf_logfile)
 
 # Graphite: carbon and VictoriaMetrics, StoreRates as shipped (true).
 <LoadPlugin write_graphite>
